@@ -1,0 +1,142 @@
+"""The ``accsat`` command."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .egraph.saturate import Limits
+from .errors import AccsatError
+from .frontend.preprocess import PreprocessOptions
+from .pipeline import VARIANTS, Options, rewrite_file
+from .report import write_jsonl
+
+
+def fail(message: str) -> None:
+    click.echo(f"accsat: {message}", err=True)
+    sys.exit(2)
+
+
+def common_options(f):
+    """Options shared by every command that rewrites."""
+    decorators = [
+        click.option("--variant", type=click.Choice(list(VARIANTS)), default="accsat",
+                     show_default=True, help="cse, cse+sat (rules), cse+bulk (bulk load), "
+                     "accsat (both)"),
+        click.option("-I", "includes", multiple=True, metavar="DIR", help="include directory"),
+        click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="define a macro"),
+        click.option("-U", "undefines", multiple=True, metavar="NAME", help="undefine a macro"),
+        click.option("--openacc/--no-openacc", default=True, show_default=True,
+                     help="define _OPENACC while preprocessing"),
+        click.option("--openmp/--no-openmp", default=True, show_default=True,
+                     help="define _OPENMP while preprocessing"),
+        click.option("--rules", default=None, metavar="A,B",
+                     help="rulesets to run (default: those rules/rules.toml enables)"),
+        click.option("--disable-rule", "disabled", multiple=True, metavar="NAME",
+                     help="do not run this ruleset"),
+        click.option("--fp-exact", is_flag=True,
+                     help="no rule that can change a floating-point result (FMA, float reassociation)"),
+        click.option("--fma-call", is_flag=True,
+                     help="print fused multiply-adds as C99 fma() instead of a grouped a + b * c"),
+        click.option("--cost-model", default="paper", show_default=True, metavar="NAME|PATH",
+                     help="cost table from cost_models/ or a TOML file"),
+        click.option("--max-nodes", default=Limits.nodes, show_default=True,
+                     help="saturation stops before the e-graph exceeds this many e-nodes"),
+        click.option("--max-iterations", default=Limits.iterations, show_default=True),
+        click.option("--saturation-seconds", default=Limits.seconds, show_default=True),
+        click.option("--extract-seconds", default=30.0, show_default=True,
+                     help="time limit of the ILP extraction per kernel"),
+        click.option("--solver", type=click.Choice(["highs", "cbc"]), default="highs",
+                     show_default=True, help="MILP solver PuLP drives"),
+        click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
+        click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
+                     help="append one JSON object per kernel (JSON Lines)"),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def make_options(kw: dict) -> Options:
+    flags: list[str] = []
+    flags += [f"-I{d}" for d in kw["includes"]]
+    flags += [f"-D{d}" for d in kw["defines"]]
+    flags += [f"-U{u}" for u in kw["undefines"]]
+    rules = tuple(r for r in kw["rules"].split(",") if r) if kw["rules"] is not None else None
+    return Options(
+        variant=kw["variant"],
+        rules=rules,
+        disabled_rules=tuple(kw["disabled"]),
+        fp_exact=kw["fp_exact"],
+        fma_call=kw["fma_call"],
+        cost_model=kw["cost_model"],
+        limits=Limits(kw["max_nodes"], kw["max_iterations"], kw["saturation_seconds"]),
+        extract_seconds=kw["extract_seconds"],
+        solver=kw["solver"],
+        use_ilp=not kw["no_ilp"],
+        preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),
+    )
+
+
+@click.group()
+@click.version_option(__version__, prog_name="accsat")
+def main() -> None:
+    """accsat: optimize the innermost parallel loops of OpenACC/OpenMP C by equality saturation."""
+
+
+@main.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
+              help="write the result here (the input itself only when named explicitly)")
+@click.option("--diff", is_flag=True, help="print a unified diff against the input")
+@common_options
+def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
+    """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
+    path = Path(file)
+    try:
+        options = make_options(kw)
+        result = rewrite_file(path, options)
+    except AccsatError as exc:
+        fail(str(exc))
+        return
+    for r in result.kernels:
+        if r.status != "rewritten":
+            click.echo(f"accsat: {r.file}:{r.line}: kernel unchanged: {r.reason}", err=True)
+    if kw["report_path"]:
+        with open(kw["report_path"], "a") as stream:
+            write_jsonl(result.kernels, stream)
+    if output is not None:
+        write_atomically(Path(output), result.text)
+    elif diff:
+        original = path.read_text()
+        sys.stdout.writelines(difflib.unified_diff(
+            original.splitlines(keepends=True), result.text.splitlines(keepends=True),
+            fromfile=file, tofile=f"{file} (accsat {options.variant})"))
+    else:
+        sys.stdout.write(result.text)
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write to a temporary file next to ``path`` and rename it over: never half a file."""
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".accsat", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as stream:
+            stream.write(text)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,223 @@
+"""Printing extracted e-nodes as C expressions: precedence, casts, FMA groupings.
+
+Implicit conversions are explicit Cast nodes in the e-graph; a cast is printed
+only where C would not perform the same conversion by itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ..egraph.graph import ENode
+from ..frontend import ctypes as ct
+from ..ssa.terms import BINARY, UNARY
+
+PRIMARY, UNARY_PREC, MUL_PREC, ADD_PREC = 16, 15, 13, 12
+_PREC = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "<": 10, "<=": 10,
+         ">": 10, ">=": 10, "==": 9, "!=": 9, "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4}
+ARITH = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Fma", "Shl", "Shr", "BitAnd", "BitOr",
+         "BitXor", "BitNot"}
+
+
+@dataclass
+class Counts:
+    loads: int = 0
+    ops: int = 0
+    fma: int = 0
+
+
+def scalar_type(text: str) -> ct.CType | None:
+    try:
+        return ct.from_name(text)
+    except ValueError:
+        return None
+
+
+class ExprPrinter:
+    """Prints one class at one use; ``name_of`` gives a name when the value has one there."""
+
+    def __init__(self, choice: dict[int, ENode], name_of: Callable[[int], str | None],
+                 fma_call: bool, counts: Counts):
+        self.choice = choice
+        self.name_of = name_of
+        self.fma_call = fma_call
+        self.counts = counts
+
+    def ctype(self, cls: int) -> ct.CType | None:
+        return scalar_type(self.choice[cls].ctype)
+
+    # -- entry points -----------------------------------------------------------------------
+    def value(self, cls: int, target: ct.CType | None = None) -> str:
+        """Text of ``cls`` where it is converted to ``target`` anyway (assignment, argument)."""
+        node = self.choice[cls]
+        if node.op == "Cast" and target is not None and self.name_of(cls) is None:
+            inner = node.children[0]
+            if self.ctype(inner) is not None and scalar_type(node.ctype) == target:
+                return self.expr(inner)[0]
+        return self.expr(cls)[0]
+
+    def expr(self, cls: int) -> tuple[str, int]:
+        name = self.name_of(cls)
+        if name is not None:
+            return name, PRIMARY
+        return self.node(cls, self.choice[cls])
+
+    def node(self, cls: int, n: ENode) -> tuple[str, int]:
+        """The node itself, never its temporary's name (used for definitions)."""
+        op = n.op
+        if op == "Const":
+            text = n.attrs[0]
+            return text, UNARY_PREC if text.startswith("-") else PRIMARY
+        if op in ("Sym", "Var", "Phi"):
+            return n.attrs[0], PRIMARY
+        if op == "Load":
+            self.counts.loads += 1
+            return self.lvalue(n), PRIMARY
+        if op == "AddrOf":
+            return "&" + self.wrap(self.lvalue(n), PRIMARY, UNARY_PREC), UNARY_PREC
+        if op in ARITH:
+            self.counts.ops += 1
+        if op == "Fma":
+            self.counts.fma += 1
+            return self.fma(n)
+        if op in BINARY:
+            return self.binary(n, BINARY[op])
+        if op in UNARY:
+            text = self.operand(n.children[0], None, UNARY_PREC)[0]
+            if text.startswith(("-", "+")) and op == "Neg":
+                text = f"({text})"
+            return UNARY[op] + text, UNARY_PREC
+        if op == "Cast":
+            inner, prec = self.expr(n.children[0])
+            return f"({n.ctype}){self.wrap(inner, prec, UNARY_PREC)}", UNARY_PREC
+        if op == "Select":
+            c, a, b = n.children
+            ct_, cp = self.expr(c)
+            at, bt = self.pair(a, b, 4, 3)
+            return f"{self.wrap(ct_, cp, 4)} ? {at} : {bt}", 3
+        if op == "Call":
+            args = [self.expr(c)[0] for c in self.items(n.children[0])]
+            return f"{n.attrs[0]}({', '.join(args)})", PRIMARY
+        if op == "PtrAdd":
+            p, k = n.children
+            pt, pp = self.expr(p)
+            kn = self.choice[k]
+            if kn.op == "Neg" and self.name_of(k) is None:
+                kt, kp = self.expr(kn.children[0])
+                return f"{self.wrap(pt, pp, ADD_PREC)} - {self.wrap(kt, kp, ADD_PREC + 1)}", \
+                    ADD_PREC
+            kt, kp = self.expr(k)
+            return f"{self.wrap(pt, pp, ADD_PREC)} + {self.wrap(kt, kp, ADD_PREC + 1)}", ADD_PREC
+        if op == "PtrDiff":
+            return self.binary(n, "-")
+        if op == "CallRes":
+            raise ValueError("call result printed without its temporary")
+        raise ValueError(f"cannot print {op}")
+
+    # -- pieces -------------------------------------------------------------------------------
+    def items(self, cls: int) -> list[int]:
+        out = []
+        node = self.choice[cls]
+        while node.op == "TCons":
+            out.append(node.children[0])
+            node = self.choice[node.children[1]]
+        return out
+
+    def lvalue(self, n: ENode) -> str:
+        """``base`` followed by the access path, indices filled in."""
+        base, indices = n.children
+        text, prec = self.expr(base)
+        out = self.wrap(text, prec, PRIMARY)
+        idx = iter(self.items(indices))
+        template = n.attrs[0]
+        i = 0
+        while i < len(template):
+            if template.startswith("[]", i):
+                out += f"[{self.expr(next(idx))[0]}]"
+                i += 2
+                continue
+            j = i + (2 if template.startswith("->", i) else 1)
+            k = j
+            while k < len(template) and template[k] not in ".-[":
+                k += 1
+            out += template[i:k]
+            i = k
+        return out
+
+    @staticmethod
+    def wrap(text: str, prec: int, need: int) -> str:
+        return f"({text})" if prec < need else text
+
+    def operand(self, cls: int, other_type: ct.CType | None,
+                need: int) -> tuple[str, int, ct.CType | None]:
+        """An arithmetic operand, dropping a cast that C's conversions would do anyway.
+
+        ``other_type`` is the type the other operand has as printed (None for a
+        unary operator or a shift, where only promotion applies). Returns the
+        text, its precedence and the type it has as printed.
+        """
+        node = self.choice[cls]
+        if node.op == "Cast" and self.name_of(cls) is None:
+            inner = node.children[0]
+            cast_to = scalar_type(node.ctype)
+            src = self.ctype(inner)
+            if cast_to is not None and src is not None and ct.is_arithmetic(src):
+                if other_type is None:
+                    implied = ct.promote(src)
+                elif ct.is_arithmetic(other_type):
+                    implied = ct.usual_arithmetic(src, other_type)
+                else:
+                    implied = None
+                if implied == cast_to:
+                    text, prec = self.expr(inner)
+                    return self.wrap(text, prec, need), prec, src
+        text, prec = self.expr(cls)
+        return self.wrap(text, prec, need), prec, self.ctype(cls)
+
+    def binary(self, n: ENode, sym: str) -> tuple[str, int]:
+        prec = _PREC[sym]
+        a, b = n.children
+        if n.op in ("Shl", "Shr"):
+            at = self.operand(a, None, prec)[0]
+            bt = self.operand(b, None, prec + 1)[0]
+        elif n.op in ("And", "Or"):
+            at = self.wrap(*self.expr(a), prec)
+            bt = self.wrap(*self.expr(b), prec + 1)
+        else:
+            at, bt = self.pair(a, b, prec, prec + 1)
+        return f"{at} {sym} {bt}", prec
+
+    def pair(self, a: int, b: int, need_a: int, need_b: int) -> tuple[str, str]:
+        """Both operands of a usual-arithmetic-conversion operator: the left one
+        drops its cast only if the right one, as printed with its cast, still
+        implies it; the right one then decides against the left as printed."""
+        at, _, a_type = self.operand(a, self.ctype(b), need_a)
+        bt, _, _ = self.operand(b, a_type, need_b)
+        return at, bt
+
+    def fma(self, n: ENode) -> tuple[str, int]:
+        a, b, c = n.children
+        if self.fma_call:
+            fn = {"float": "fmaf", "long double": "fmal"}.get(n.ctype, "fma")
+            return f"{fn}({self.expr(b)[0]}, {self.expr(c)[0]}, {self.expr(a)[0]})", PRIMARY
+        an, bn = self.choice[a], self.choice[b]
+        if bn.op == "Neg" and self.name_of(b) is None:  # a - b*c
+            prod = self.product(bn.children[0], c)
+            at = self.wrap(*self.expr(a), ADD_PREC)
+            return f"{at} - {prod}", ADD_PREC
+        if bn.op == "Const" and bn.attrs[0].startswith("-"):  # a + (-2.0)*c is a - 2.0*c exactly
+            ctext = self.wrap(*self.expr(c), MUL_PREC + 1)
+            at = self.wrap(*self.expr(a), ADD_PREC)
+            return f"{at} - {bn.attrs[0][1:]} * {ctext}", ADD_PREC
+        if an.op == "Neg" and self.name_of(a) is None:  # b*c - a
+            prod = self.product(b, c)
+            rest = self.wrap(*self.expr(an.children[0]), ADD_PREC + 1)
+            return f"{prod} - {rest}", ADD_PREC
+        prod = self.product(b, c)
+        return f"{self.wrap(*self.expr(a), ADD_PREC)} + {prod}", ADD_PREC
+
+    def product(self, b: int, c: int) -> str:
+        bt = self.wrap(*self.expr(b), MUL_PREC)
+        ctext = self.wrap(*self.expr(c), MUL_PREC + 1)
+        return f"{bt} * {ctext}"

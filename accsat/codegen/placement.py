@@ -1,0 +1,276 @@
+"""Decide, for every extracted value, where it is computed.
+
+A value is printed inline where it is used, or computed once into a
+temporary. A temporary goes into the innermost block that covers all the
+places that need it, just before the first of them. A value already held by a
+variable (the user's own assignment, or a variable's value at kernel entry or
+after an if/loop) is read from that variable wherever it still holds it.
+
+Safety rules, checked here so a wrong placement can never be printed:
+- a value that can trap or has undefined behaviour carries its control context
+  (``ty@ctx``) and is never computed outside it;
+- nothing is computed before the values it reads exist (``avail``);
+- a load is never evaluated after a store that may change its location.
+With bulk load, every load goes to the earliest point of its own context
+where its inputs exist, loads at one point sorted by array and index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..egraph.graph import ENode
+from ..ssa import ir
+from ..ssa.state import LeafInfo
+from ..ssa.statements import stmt_uses
+from .program import Holder, Point, Program, Use
+
+INLINE_ONLY = {"Const", "Sym", "TNil", "TCons"}
+LEAVES = {"Var", "Phi", "CallRes"}
+
+
+class PlacementError(Exception):
+    """The extraction cannot be printed safely; the kernel stays as written."""
+
+
+@dataclass
+class Plan:
+    choice: dict[int, ENode]
+    class_of: dict[int, int]
+    temps: dict[int, Point] = field(default_factory=dict)  # class -> where it is computed
+    order: dict[Point, list[int]] = field(default_factory=dict)  # emission order per point
+    holders: dict[int, list[Holder]] = field(default_factory=dict)
+    calls: set[int] = field(default_factory=set)  # CallRes classes (named by their Eval)
+
+
+class _Planner:
+    def __init__(self, program: Program, choice: dict[int, ENode], class_of: dict[int, int],
+                 bulk: bool):
+        self.p = program
+        self.ssa = program.ssa
+        self.choice = choice
+        self.class_of = class_of
+        self.bulk = bulk
+        self.leaf: dict[int, LeafInfo] = {}
+        for tid, info in self.ssa.leaves.items():
+            if tid in class_of:
+                self.leaf.setdefault(class_of[tid], info)
+        self.plan = Plan(choice, class_of)
+        self._pin: dict[int, str | None] = {}
+        self._avail: dict[int, float] = {}
+
+    # -- facts about classes ---------------------------------------------------------------
+    def collect_holders(self) -> None:
+        holders = self.plan.holders
+        for tid, info in self.ssa.leaves.items():
+            if info.holder is not None and tid in self.class_of:
+                holders.setdefault(self.class_of[tid], []).append(
+                    Holder(info.holder, info.pos, info.ctx))
+        for stmt, block in ir.walk(self.ssa.body):
+            if isinstance(stmt, ir.Assign):
+                holders.setdefault(self.class_of[stmt.value], []).append(
+                    Holder(stmt.sym, float(stmt.pos), block.ctx))
+
+    def pin(self, cls: int) -> str | None:
+        """The innermost context this value may be computed in (None: anywhere)."""
+        if cls in self._pin:
+            return self._pin[cls]
+        node = self.choice[cls]
+        own = node.ctx or None
+        if node.op == "CallRes":
+            own = self.leaf[cls].ctx
+        for child in node.children:
+            own = self._deeper(own, self.pin(child))
+        self._pin[cls] = own
+        return own
+
+    def _deeper(self, a: str | None, b: str | None) -> str | None:
+        if a is None or b is None:
+            return a or b
+        if self.p.is_within(a, b):
+            return a
+        if self.p.is_within(b, a):
+            return b
+        raise PlacementError(f"value needs two unrelated contexts {a} and {b}")
+
+    def avail(self, cls: int) -> float:
+        """The position from which every leaf this value reads exists."""
+        if cls in self._avail:
+            return self._avail[cls]
+        node = self.choice[cls]
+        at = 0.0
+        if node.op in LEAVES or node.op == "Load":
+            info = self.leaf.get(cls)
+            at = info.pos if info is not None else 0.0
+        for child in node.children:
+            at = max(at, self.avail(child))
+        self._avail[cls] = at
+        return at
+
+    def covered(self, cls: int, use: Use) -> bool:
+        return any(self.p.holds_at(h, use) for h in self.plan.holders.get(cls, ()))
+
+    # -- the pass ------------------------------------------------------------------------------
+    def run(self) -> Plan:
+        self.collect_holders()
+        uses: dict[int, list[Use]] = {}
+        for stmt, block in ir.walk(self.ssa.body):
+            for tid in stmt_uses(stmt):
+                uses.setdefault(self.class_of[tid], []).append(Use(float(stmt.pos), block.ctx))
+            if isinstance(stmt, ir.Eval) and stmt.result is not None:
+                self.plan.calls.add(self.class_of[stmt.result])
+        for cls in self.topological(list(uses)):
+            evaluated = self.place(cls, uses.get(cls, []))
+            for child in self.choice[cls].children:
+                uses.setdefault(child, []).extend(evaluated)
+        self.order_points()
+        return self.plan
+
+    def topological(self, roots: list[int]) -> list[int]:
+        """Classes reachable through the chosen nodes, every parent before its children."""
+        order: list[int] = []
+        state: dict[int, int] = {}
+        for root in roots:
+            stack = [(root, 0)]
+            while stack:
+                cls, i = stack.pop()
+                if i == 0:
+                    if state.get(cls) == 2:
+                        continue
+                    if state.get(cls) == 1:
+                        raise PlacementError("the extracted graph has a cycle")
+                    state[cls] = 1
+                kids = self.choice[cls].children
+                if i < len(kids):
+                    stack.append((cls, i + 1))
+                    if state.get(kids[i]) != 2:
+                        stack.append((kids[i], 0))
+                else:
+                    state[cls] = 2
+                    order.append(cls)
+        return order[::-1]
+
+    def place(self, cls: int, uses: list[Use]) -> list[Use]:
+        """Decide how ``cls`` is computed; return where its node is evaluated."""
+        node = self.choice[cls]
+        if node.op in INLINE_ONLY:
+            return uses
+        if node.op == "CallRes":
+            return []
+        open_uses = [u for u in uses if not self.covered(cls, u)]
+        if not open_uses:
+            return []
+        if node.op in ("Var", "Phi"):
+            info = self.leaf.get(cls)
+            if info is None:
+                raise PlacementError(f"no definition for {node.attrs[0]}")
+            point = self.p.first_point_after(info.ctx, info.pos)
+            self.plan.temps[cls] = point
+            return []
+        pin = self.pin(cls)
+        if pin is not None and not self.p.is_block(pin):
+            return self.check(cls, open_uses)  # inside a guarded operand: only inline
+        if self.bulk and node.op == "Load" and pin is not None:
+            point = self.p.first_point_after(pin, self.avail(cls))
+        elif len(open_uses) == 1:
+            return self.check(cls, open_uses)
+        else:
+            scope = self.p.lca([u.ctx for u in open_uses])
+            if pin is not None and not self.p.is_within(scope, pin):
+                raise PlacementError("a value is needed outside the context it may run in")
+            point = self.p.point_before_use(scope, min(open_uses, key=lambda u: u.pos))
+        at = self.p.point_pos(point)
+        if at <= self.avail(cls):
+            raise PlacementError("a value would be computed before its inputs exist")
+        self.plan.temps[cls] = point
+        return self.check(cls, [Use(at, point.ctx)])
+
+    def check(self, cls: int, evaluated: list[Use]) -> list[Use]:
+        node = self.choice[cls]
+        pin = self.pin(cls)
+        for u in evaluated:
+            if pin is not None and self.p.is_block(pin) and not self.p.is_within(u.ctx, pin):
+                raise PlacementError("a value would be computed outside its context")
+            if node.op == "Load":
+                info = self.leaf.get(cls)
+                if info is not None and info.kill is not None and u.pos > info.kill:
+                    raise PlacementError("a load would move past a store that may alias it")
+        return evaluated
+
+    def order_points(self) -> None:
+        """At each point: inputs before users; loads first, sorted by array and index."""
+        rank = {c: i for i, c in enumerate(self.topological(list(self.plan.temps))[::-1])}
+        by_point: dict[Point, list[int]] = {}
+        for cls, point in self.plan.temps.items():
+            by_point.setdefault(point, []).append(cls)
+        for point, classes in by_point.items():
+            self.plan.order[point] = self._sorted(classes, rank)
+
+    def _sorted(self, classes: list[int], rank: dict[int, int]) -> list[int]:
+        members = set(classes)
+        deps = {c: {d for d in self._deps(c) if d in members and d != c} for c in classes}
+        out: list[int] = []
+        while deps:
+            ready = [c for c, ds in deps.items() if not ds]
+            if not ready:
+                raise PlacementError("temporaries depend on each other")
+            best = min(ready, key=lambda c: self._key(c, rank))
+            out.append(best)
+            del deps[best]
+            for ds in deps.values():
+                ds.discard(best)
+        return out
+
+    def _deps(self, cls: int) -> set[int]:
+        """Classes read while computing ``cls`` (through inline parts)."""
+        out: set[int] = set()
+        stack = list(self.choice[cls].children)
+        while stack:
+            c = stack.pop()
+            if c in out:
+                continue
+            out.add(c)
+            if c not in self.plan.temps:
+                stack.extend(self.choice[c].children)
+        return out
+
+    def _key(self, cls: int, rank: dict[int, int]) -> tuple:
+        node = self.choice[cls]
+        if self.bulk and node.op == "Load":
+            return (0, load_sort_key(self.choice, node), rank.get(cls, 0))
+        return (1, (), rank.get(cls, 0))
+
+
+def load_sort_key(choice: dict[int, ENode], node: ENode) -> tuple:
+    """Array name, then static index: u[0][k] before u[1][k] before v[0][k]."""
+    base = choice[node.children[0]]
+    name = base.attrs[0] if base.op in ("Sym", "Var", "Phi") else "~"
+    index = []
+    lst = choice[node.children[1]]
+    while lst.op == "TCons":
+        head = choice[lst.children[0]]
+        index.append(_index_key(head, choice))
+        lst = choice[lst.children[1]]
+    return (name, node.attrs[0], tuple(index))
+
+
+def _index_key(node: ENode, choice: dict[int, ENode]) -> tuple:
+    if node.op == "Const":
+        try:
+            return (0, int(node.attrs[0].rstrip("uUlL")), "")
+        except ValueError:
+            return (1, 0, node.attrs[0])
+    if node.op in ("Add", "Sub") and choice[node.children[1]].op == "Const":
+        sign = 1 if node.op == "Add" else -1
+        inner = choice[node.children[0]]
+        try:
+            k = sign * int(choice[node.children[1]].attrs[0].rstrip("uUlL"))
+        except ValueError:
+            k = 0
+        return (1, k, inner.attrs[0] if inner.attrs else inner.op)
+    return (1, 0, node.attrs[0] if node.attrs else node.op)
+
+
+def make_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
+              bulk: bool) -> Plan:
+    return _Planner(program, choice, class_of, bulk).run()

@@ -1,0 +1,171 @@
+"""Constant folding with C semantics.
+
+Integers: exact, wrapping only for unsigned types; no fold that overflows a
+signed type, divides by zero or shifts out of range (those are undefined in C,
+and the program may never execute them). Floats: IEEE round-to-nearest in the
+operation's own type (a float operation folds in float); no fold to inf/nan.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ..frontend import ctypes as ct
+from ..frontend.literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
+
+_MIN_FORM = re.compile(r"^\((\d+)[uUlL]* - 1\)$")
+
+
+def literal_value(text: str, t: ct.CType) -> int | float | None:
+    """The value of a constant's literal text, or None when it has none we can compute."""
+    text = text.strip()
+    m = _MIN_FORM.match(text)
+    if m:
+        return -int(m.group(1)) - 1
+    neg = text.startswith("-")
+    body = text[1:] if neg else text
+    try:
+        if body.startswith("'"):
+            value: int | float = parse_char(body)[0]
+        elif ct.is_float(t) or any(c in body for c in ".eEpP") and not body.startswith("0x"):
+            value = parse_float(body)[0]
+        else:
+            value = parse_int(body)[0]
+    except ValueError:
+        return None
+    return -value if neg else value
+
+
+def scalar(ty: str) -> ct.Scalar | None:
+    try:
+        return ct.from_name(ty)
+    except ValueError:
+        return None
+
+
+def fold(op: str, ty: str, operands: list[tuple[str, str]]) -> str | None:
+    """Literal text of ``op`` applied to constant operands (literal, type), or None."""
+    t = scalar(ty)
+    if t is None:
+        return None
+    values = []
+    for text, oty in operands:
+        ot = scalar(oty)
+        v = None if ot is None else literal_value(text, ot)
+        if v is None:
+            return None
+        values.append((v, ot))
+    try:
+        result = _compute(op, t, values)
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return None
+    if result is None:
+        return None
+    return _format(result, t)
+
+
+def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:
+    if op == "Cast":
+        return _convert(values[0][0], values[0][1], t)
+    if op in ("Lt", "Le", "Gt", "Ge", "Eq", "Ne"):
+        a, b = values[0][0], values[1][0]
+        return int({"Lt": a < b, "Le": a <= b, "Gt": a > b, "Ge": a >= b, "Eq": a == b,
+                    "Ne": a != b}[op])
+    args = [v for v, _ in values]
+    if ct.is_float(t):
+        if t.name == "long double":
+            return None
+        r = _float_op(op, [float(a) for a in args])
+        if r is None:
+            return None
+        return to_f32(r) if t.name == "float" else r
+    if ct.is_integer(t):
+        return _int_op(op, t, [int(a) for a in args])
+    return None
+
+
+def _float_op(op: str, a: list[float]) -> float | None:
+    if op == "Add":
+        return a[0] + a[1]
+    if op == "Sub":
+        return a[0] - a[1]
+    if op == "Mul":
+        return a[0] * a[1]
+    if op == "Div":
+        return a[0] / a[1] if a[1] != 0 else None
+    if op == "Neg":
+        return -a[0]
+    return None  # Fma is not folded: a single rounding would change the result
+
+
+def _int_op(op: str, t: ct.Scalar, a: list[int]) -> int | None:
+    bits = ct.int_bits(t)
+    if op == "Add":
+        r = a[0] + a[1]
+    elif op == "Sub":
+        r = a[0] - a[1]
+    elif op == "Mul":
+        r = a[0] * a[1]
+    elif op == "Neg":
+        r = -a[0]
+    elif op in ("Div", "Mod"):
+        if a[1] == 0:
+            return None
+        q = abs(a[0]) // abs(a[1])
+        q = q if (a[0] >= 0) == (a[1] >= 0) else -q
+        r = q if op == "Div" else a[0] - q * a[1]
+    elif op in ("Shl", "Shr"):
+        if not 0 <= a[1] < bits or (ct.is_signed(t) and a[0] < 0):
+            return None
+        r = a[0] << a[1] if op == "Shl" else a[0] >> a[1]
+    elif op == "BitAnd":
+        r = a[0] & a[1]
+    elif op == "BitOr":
+        r = a[0] | a[1]
+    elif op == "BitXor":
+        r = a[0] ^ a[1]
+    elif op == "BitNot":
+        r = ~a[0]
+    else:
+        return None
+    return _fit(r, t)
+
+
+def _fit(value: int, t: ct.Scalar) -> int | None:
+    lo, hi = ct.int_range(t)
+    if ct.is_unsigned(t):
+        return value % (hi + 1)
+    return value if lo <= value <= hi else None
+
+
+def _convert(value: int | float, source: ct.Scalar, target: ct.Scalar) -> int | float | None:
+    if ct.is_float(target):
+        if target.name == "long double":
+            return None
+        if isinstance(value, int) and abs(value) > 2**53:
+            return None  # int -> float would round twice through double
+        v = float(value)
+        return to_f32(v) if target.name == "float" else v
+    if ct.is_integer(target):
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                return None
+            value = int(value)  # truncation toward zero
+            lo, hi = ct.int_range(target)
+            return value if lo <= value <= hi else None  # out of range is undefined
+        if target.name == "_Bool":
+            return int(value != 0)
+        lo, hi = ct.int_range(target)
+        if ct.is_unsigned(target):
+            return value % (hi + 1)
+        return value if lo <= value <= hi else None  # implementation-defined otherwise
+    return None
+
+
+def _format(value: int | float, t: ct.Scalar) -> str | None:
+    if ct.is_float(t):
+        return format_float(float(value), t)
+    if ct.promote(t) != t:
+        return None  # char/short have no literals; their values come through casts
+    return format_int(int(value), t)

@@ -1,0 +1,68 @@
+"""The rulesets of ``rules/``: read the manifest, pick what a run uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomllib
+
+from ..errors import AccsatError
+from ..resources import data_dir
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    fp_changing: bool
+    default: bool
+    description: str
+    file: Path | None = None  # egglog rules; None for a builtin
+    builtin: str | None = None
+
+
+def load_manifest(folder: Path | None = None) -> list[RuleSet]:
+    folder = folder or data_dir("rules")
+    path = folder / "rules.toml"
+    try:
+        data = tomllib.loads(path.read_text())
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise AccsatError(f"cannot read the rules manifest: {exc}", str(path)) from None
+    out = []
+    for entry in data.get("ruleset", []):
+        file = folder / entry["file"] if "file" in entry else None
+        out.append(RuleSet(entry["name"], bool(entry.get("fp_changing", False)),
+                           bool(entry.get("default", True)), entry.get("description", ""),
+                           file, entry.get("builtin")))
+    return out
+
+
+def select(
+    manifest: list[RuleSet],
+    names: list[str] | None = None,
+    disabled: list[str] = (),
+    fp_exact: bool = False,
+) -> list[RuleSet]:
+    """The rulesets to run: ``names`` (or the defaults), less ``disabled`` and,
+    with ``fp_exact``, less every ruleset that can change a floating-point result."""
+    known = {r.name: r for r in manifest}
+    for name in list(names or []) + list(disabled):
+        if name not in known:
+            raise AccsatError(f"unknown ruleset '{name}' (known: {', '.join(known)})")
+    chosen = [known[n] for n in names] if names is not None else [r for r in manifest if r.default]
+    return [r for r in chosen if r.name not in disabled and not (fp_exact and r.fp_changing)]
+
+
+def egglog_text(rulesets: list[RuleSet]) -> str:
+    """The rule files of the chosen rulesets, each file once."""
+    files: list[Path] = []
+    for r in rulesets:
+        if r.file is not None and r.file not in files:
+            files.append(r.file)
+    parts = []
+    for f in files:
+        try:
+            parts.append(f.read_text())
+        except OSError as exc:
+            raise AccsatError(f"cannot read rules: {exc}", str(f)) from None
+    return "\n".join(parts)

@@ -1,0 +1,263 @@
+"""Equality saturation in egglog, under the paper's limits.
+
+egglog has no node or time limit of its own, so we run one iteration at a
+time: ``(push)``, run every chosen ruleset once, fold constants, and if the
+e-graph grew past the node limit, ``(pop)`` back to the last state within it.
+The result is read out of egglog into plain data (``EGraph``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from importlib import resources
+
+import egglog.bindings as egglog
+
+from ..frontend import ctypes as ct
+from ..ssa.terms import TermTable
+from .fold import fold
+from .graph import EGraph, ENode
+from .rules import RuleSet, egglog_text
+
+FOLDABLE = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
+            "BitXor", "BitNot", "Cast", "Lt", "Le", "Gt", "Ge", "Eq", "Ne"}
+UNTYPED = {"TNil", "TCons"}
+TERM_CONSTRUCTORS = set(re.findall(r"^\s+\((\w+)", resources.files("accsat.egraph")
+                                   .joinpath("schema.egg").read_text(), re.MULTILINE))
+
+
+@dataclass(frozen=True)
+class Limits:
+    nodes: int = 10_000
+    iterations: int = 10
+    seconds: float = 10.0
+
+
+@dataclass
+class Saturation:
+    egraph: EGraph
+    class_of: dict[int, int]  # term id -> e-class id
+    iterations: int
+    stop_reason: str  # "saturated" | "iteration-limit" | "node-limit" | "time-limit" | "no-rules"
+    nodes: int
+    classes: int
+    seconds: float
+
+
+def schema_text() -> str:
+    return resources.files("accsat.egraph").joinpath("schema.egg").read_text()
+
+
+def quote(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def term_text(terms: TermTable, tid: int) -> str:
+    """The egglog expression of one term, its arguments by their let names."""
+    t = terms[tid]
+    parts = [t.op]
+    if t.op not in UNTYPED:
+        parts.append(quote(t.ty))
+    parts += [quote(a) for a in t.attrs]
+    parts += [f"$t{a}" for a in t.args]
+    return "(" + " ".join(parts) + ")"
+
+
+def reachable(terms: TermTable, roots: list[int]) -> list[int]:
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        tid = stack.pop()
+        if tid not in seen:
+            seen.add(tid)
+            stack.extend(terms[tid].args)
+    return sorted(seen)  # arguments always have smaller ids than their users
+
+
+def type_facts(types: set[str]) -> str:
+    facts = []
+    for ty in sorted(types):
+        base = ty.split("@", 1)[0]
+        try:
+            t = ct.from_name(base)
+        except ValueError:
+            continue
+        if ct.is_float(t):
+            facts.append(f"(FloatTy {quote(ty)})")
+        elif ct.is_integer(t):
+            facts.append(f"(IntTy {quote(ty)})")
+            facts.append(f"({'SIntTy' if ct.is_signed(t) else 'UIntTy'} {quote(ty)})")
+    return "\n".join(facts)
+
+
+class _Session:
+    """One egglog e-graph and the helpers to talk to it.
+
+    egglog is pinned to 13.0.0: 13.1 and 13.2 can store a wrong argument in
+    a constructor's row when many terms share arguments (seen here on NPB's BT;
+    tests/test_egglog_sanity.py checks for it). 13.0 has no ``freeze``, so the
+    e-graph is read through ``serialize`` (egraph-serialize JSON).
+    """
+
+    def __init__(self) -> None:
+        self.eg = egglog.EGraph()
+
+    def run(self, text: str):
+        return self.eg.run_program(*self.eg.parse_program(text))
+
+    def dump(self) -> dict:
+        serialized = self.eg.serialize([])
+        if serialized.truncated_functions or serialized.discarded_functions:
+            raise RuntimeError("egglog truncated the serialized e-graph")
+        return json.loads(serialized.to_json())
+
+    def rows(self, dump: dict | None = None):
+        """(op, strings, children classes, class) for every Term e-node."""
+        dump = dump or self.dump()
+        nodes = dump["nodes"]
+        for node in nodes.values():
+            eclass = node["eclass"]
+            if not eclass.startswith("Term-"):
+                continue
+            strings, kids = [], []
+            for child in node["children"]:
+                c = nodes[child]
+                if c["eclass"].startswith("String-"):
+                    strings.append(unquote(c["op"]))
+                else:
+                    kids.append(_cls(c["eclass"]))
+            yield node["op"], strings, kids, _cls(eclass)
+
+    def lets(self, dump: dict | None = None) -> dict[int, int]:
+        dump = dump or self.dump()
+        out = {}
+        for cid, data in dump["class_data"].items():
+            for name in data.get("let", "").split(","):
+                name = name.strip()
+                if name.startswith("$t"):
+                    out[int(name[2:])] = _cls(cid)
+        return out
+
+    def node_count(self) -> int:
+        sizes = self.run("(print-size)")[0]
+        return sum(n for name, n in sizes.sizes if name in TERM_CONSTRUCTORS)
+
+
+def _cls(eclass: str) -> int:
+    return int(eclass.rsplit("-", 1)[1])  # "Term-12"
+
+
+_ESCAPES = {"\\": "\\", '"': '"', "'": "'", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+
+
+def unquote(text: str) -> str:
+    """A string as egglog prints it (Rust's escaped form, in quotes) back to its value."""
+    body = text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+    out, i = [], 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\" or i + 1 == len(body):
+            out.append(c)
+            i += 1
+            continue
+        nxt = body[i + 1]
+        if nxt == "u" and body.startswith("{", i + 2):
+            end = body.index("}", i)
+            out.append(chr(int(body[i + 3:end], 16)))
+            i = end + 1
+            continue
+        out.append(_ESCAPES.get(nxt, nxt))
+        i += 2
+    return "".join(out)
+
+
+def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
+             limits: Limits = Limits()) -> Saturation:
+    start = time.perf_counter()
+    s = _Session()
+    s.run(schema_text())
+    rules = [r for r in rulesets if r.file is not None]
+    folding = any(r.builtin == "constant-folding" for r in rulesets)
+    if rules:
+        s.run(egglog_text(rules))
+        s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
+    ids = reachable(terms, roots)
+    s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
+    s.run("\n".join(f"(let $t{t} {term_text(terms, t)})" for t in ids))
+    iterations, reason = 0, "no-rules"
+    if rules or folding:
+        iterations, reason = _iterate(s, bool(rules), folding, limits, start)
+    dump = s.dump()
+    class_of = s.lets(dump)
+    graph = EGraph()
+    for op, strings, kids, cls in s.rows(dump):
+        ty, attrs = ("", tuple(strings)) if op in UNTYPED else (strings[0], tuple(strings[1:]))
+        graph.add(cls, ENode(op, ty, attrs, tuple(kids)))
+    check_terms(terms, ids, class_of, graph)
+    return Saturation(graph, class_of, iterations, reason, graph.node_count, len(graph.classes),
+                      time.perf_counter() - start)
+
+
+class InconsistentEGraph(RuntimeError):
+    """egglog's e-graph lost a term we put in: never extract from it."""
+
+
+def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], graph: EGraph) -> None:
+    """Every term we added must still be an e-node of its class, its arguments'
+    classes as children (saturation only ever adds nodes and merges classes)."""
+    for tid in ids:
+        t = terms[tid]
+        cls = class_of.get(tid)
+        want = ENode(t.op, t.ty, t.attrs, tuple(class_of.get(a, -1) for a in t.args))
+        if cls is None or want not in graph.classes.get(cls, ()):
+            raise InconsistentEGraph(f"egglog lost term {t.op} (id {tid})")
+
+
+def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
+             start: float) -> tuple[int, str]:
+    iterations = 0
+    while iterations < limits.iterations:
+        if time.perf_counter() - start > limits.seconds:
+            return iterations, "time-limit"
+        s.run("(push)")
+        changed = False
+        if rules:
+            out = s.run("(run accsat-selected 1)")
+            changed = any(getattr(o, "report", None) is not None and o.report.updated
+                          for o in out)
+        if folding:
+            changed = fold_constants(s) > 0 or changed
+        if s.node_count() > limits.nodes:
+            s.run("(pop)")
+            return iterations, "node-limit"
+        iterations += 1
+        if not changed:
+            return iterations, "saturated"
+    return iterations, "iteration-limit"
+
+
+def fold_constants(s: _Session) -> int:
+    """Union every foldable operation on constants with its value; how many were new."""
+    rows = list(s.rows())
+    consts: dict[int, tuple[str, str]] = {}
+    for op, strings, _, cls in rows:
+        if op == "Const":
+            consts.setdefault(cls, (strings[1], strings[0]))
+    unions = []
+    for op, strings, kids, cls in rows:
+        if op not in FOLDABLE or not kids or not all(k in consts for k in kids):
+            continue
+        ty = strings[0]
+        base = ty.split("@", 1)[0]
+        operands = [(consts[k][0], consts[k][1].split("@", 1)[0]) for k in kids]
+        value = fold(op, base, operands)
+        if value is None or cls in consts:
+            continue
+        args = " ".join(f"(Const {quote(consts[k][1])} {quote(consts[k][0])})" for k in kids)
+        unions.append(f"(union ({op} {quote(ty)} {args}) (Const {quote(base)} {quote(value)}))")
+    if unions:
+        s.run("\n".join(unions))
+    return len(unions)

@@ -1,0 +1,74 @@
+"""Extraction: pick one e-node per e-class so that the program is cheapest.
+
+Greedy DAG extraction first (fast, always acyclic), then an ILP warm-started
+from it within a wall-clock budget; the ILP's answer is used only when it is
+acyclic and no dearer than greedy's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from accsat.egraph.graph import EGraph, ENode
+from accsat.extract import ilp
+from accsat.extract.costs import CostModel, load_cost_model
+from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
+from accsat.extract.greedy import Unextractable, greedy_dag
+from accsat.extract.prune import prune
+
+__all__ = [
+    "CostModel", "Extraction", "Unextractable", "chosen_classes", "dag_cost", "extract",
+    "find_cycles", "is_acyclic", "load_cost_model",
+]
+
+
+@dataclass
+class Extraction:
+    choice: dict[int, ENode]  # chosen node for every class reachable from the roots via chosen nodes
+    cost: float  # DAG cost of the choice (each chosen class paid once)
+    greedy_cost: float
+    status: str  # "optimal" | "feasible" | "greedy"
+    seconds: float
+    solver: str  # "highs" | "cbc" | "none"
+
+
+def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode], float],
+            time_limit: float = 30.0, solver: str = "highs", use_ilp: bool = True) -> Extraction:
+    """Cheapest acyclic choice found within ``time_limit`` seconds (all stages).
+
+    status: "optimal" when the solver proved it, "feasible" for an ILP answer
+    without proof, "greedy" when the greedy choice stands (ILP off, failed, or
+    no better).
+    """
+    start = time.perf_counter()
+    if solver not in ilp.SOLVERS:
+        raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(ilp.SOLVERS)}")
+    cost_fn = cost.cost if isinstance(cost, CostModel) else cost
+    roots = list(dict.fromkeys(roots))
+    greedy = greedy_dag(egraph, roots, cost_fn)
+    greedy_cost = dag_cost(greedy, roots, cost_fn)
+    result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
+    if use_ilp and roots:
+        _improve(result, egraph, roots, cost_fn, start + time_limit, solver)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _improve(result: Extraction, egraph: EGraph, roots: list[int],
+             cost: Callable[[ENode], float], deadline: float, solver: str) -> None:
+    pruned = prune(egraph, roots, cost, result.greedy_cost)
+    # Greedy's choice in terms of the surviving nodes: a dominated node gives
+    # way to its dominator, which costs no more and has fewer children.
+    start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
+    start = {c: start[c] for c in chosen_classes(start, roots)}
+    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver)
+    if out.rounds:
+        result.solver = solver
+    if out.proven:
+        result.status = "optimal"
+    elif out.from_ilp and out.cost <= result.greedy_cost:
+        result.status = "feasible"
+    if result.status != "greedy":
+        result.choice, result.cost = out.choice, out.cost

@@ -1,0 +1,1 @@
+"""Frontend: preprocess with our fake libc, parse with pycparser, find the kernels."""

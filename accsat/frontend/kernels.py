@@ -1,0 +1,235 @@
+"""Find the kernels: the bodies of the innermost parallel loops.
+
+A loop is *marked* when a loop directive applies to it (``acc loop`` without
+``seq``, ``acc parallel loop``, ``omp for``/``simd``/``distribute``...), and
+through ``collapse(n)`` the n-1 loops nested right inside it too. A kernel is
+the body of a marked loop with no marked loop inside it; inside a compute
+region (``acc parallel``/``kernels``, ``omp parallel``/``target``) whose nest
+has no marked loop at all, the innermost loop of the nest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from . import directives
+from .directives import Directive
+from .source_map import BodySpan, SourceMap
+from .symbols import FileSymbols, Scope, Symbol
+
+
+@dataclass
+class Kernel:
+    """One innermost parallel loop, as found in the parsed file."""
+
+    loop: c_ast.For
+    scope: Scope  # names visible at the start of the body
+    function: str
+    construct: str  # the directive that made it a kernel, e.g. "acc loop vector"
+    line: int  # line of the ``for`` in the user's file
+    span: BodySpan | str  # where the body is in the user's text, or why it is not mapped
+    address_taken: frozenset[str] = frozenset()  # names whose address the function takes
+    enclosing_directives: tuple[Directive, ...] = ()
+
+
+@dataclass
+class _Loop:
+    node: c_ast.Node
+    directive: Directive | None
+    marked: bool
+    in_region: bool
+    region: Directive | None
+    scope: Scope | None
+    parent: _Loop | None
+    children: list[_Loop] = field(default_factory=list)
+
+    def has_marked_below(self) -> bool:
+        return any(c.marked or c.has_marked_below() for c in self.children)
+
+    def has_loop_below(self) -> bool:
+        return bool(self.children)
+
+
+class _Finder:
+    def __init__(self, symbols: FileSymbols, main_file: str):
+        self.symbols = symbols
+        self.main_file = main_file
+        self.roots: list[_Loop] = []
+        self.function = ""
+        self.address_taken: frozenset[str] = frozenset()
+        self.kernels: list[tuple[_Loop, str, str, frozenset[str]]] = []
+        self.fors_by_line: dict[tuple[str, int], list[c_ast.For]] = {}
+
+    # -- file and function level -------------------------------------------------
+    def file(self, ast: c_ast.FileAST) -> None:
+        for ext in ast.ext:
+            if isinstance(ext, c_ast.FuncDef):
+                self.funcdef(ext)
+            elif isinstance(ext, (c_ast.Decl, c_ast.Typedef)):
+                self.symbols.declare(ext, self.symbols.scope, "global")
+
+    def funcdef(self, fn: c_ast.FuncDef) -> None:
+        self.symbols.declare(fn.decl, self.symbols.scope, "func")
+        self.function = fn.decl.name
+        self.address_taken = frozenset(_address_taken(fn.body))
+        scope = self.symbols.scope.child()
+        ftype = fn.decl.type
+        if isinstance(ftype, c_ast.FuncDecl) and ftype.args is not None:
+            for p in ftype.args.params:
+                if isinstance(p, c_ast.Decl) and p.name:
+                    self.symbols.declare(p, scope, "param")
+        roots: list[_Loop] = []
+        self.stmt(fn.body, scope, None, roots, in_region=False, region=None, collapse_left=0)
+        self.collect(roots)
+
+    # -- statements ---------------------------------------------------------------
+    def stmt(self, node, scope, parent, siblings, in_region, region, collapse_left, pragma=None):
+        if node is None:
+            return
+        if isinstance(node, c_ast.Compound):
+            self.block(node, scope.child(), parent, siblings, in_region, region, collapse_left)
+        elif isinstance(node, c_ast.For):
+            self.for_loop(node, scope, parent, siblings, in_region, region, collapse_left, pragma)
+        elif isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            loop = _Loop(node, None, False, in_region, region, None, parent)
+            siblings.append(loop)
+            self.stmt(node.stmt, scope, loop, loop.children, in_region, region, 0)
+        elif isinstance(node, c_ast.If):
+            self.stmt(node.iftrue, scope, parent, siblings, in_region, region, 0)
+            self.stmt(node.iffalse, scope, parent, siblings, in_region, region, 0)
+        elif isinstance(node, (c_ast.Switch, c_ast.Case, c_ast.Default, c_ast.Label)):
+            body = getattr(node, "stmt", None)
+            stmts = getattr(node, "stmts", None)
+            self.stmt(body, scope, parent, siblings, in_region, region, 0)
+            for s in stmts or ():
+                self.stmt(s, scope, parent, siblings, in_region, region, 0)
+
+    def block(self, node, scope, parent, siblings, in_region, region, collapse_left):
+        items = node.block_items or []
+        single = sum(not isinstance(i, c_ast.Pragma) for i in items) == 1
+        pending: Directive | None = None
+        for item in items:
+            if isinstance(item, c_ast.Pragma):
+                pending = directives.parse(item.string)
+                continue
+            if isinstance(item, (c_ast.Decl, c_ast.Typedef)):
+                self.symbols.declare(item, scope, "local")
+                pending = None
+                continue
+            opens_region = pending is not None and pending.is_region
+            self.stmt(
+                item, scope, parent, siblings,
+                in_region or opens_region, pending if opens_region else region,
+                collapse_left if single else 0, pending,
+            )
+            pending = None
+
+    def for_loop(self, node, scope, parent, siblings, in_region, region, collapse_left, pragma):
+        self.fors_by_line.setdefault((_file(node), _line(node)), []).append(node)
+        if pragma is not None and pragma.is_region and not pragma.is_loop:
+            in_region, region = True, pragma
+        marked = (pragma is not None and pragma.is_loop) or collapse_left > 0
+        if pragma is not None and pragma.is_loop:
+            below = pragma.collapse - 1
+        else:
+            below = collapse_left - 1 if collapse_left > 0 else 0
+        inner = scope.child()
+        if isinstance(node.init, c_ast.DeclList):
+            for d in node.init.decls:
+                self.symbols.declare(d, inner, "local")
+        directive = pragma if (pragma is not None and pragma.is_loop) else None
+        if directive is None and collapse_left > 0 and parent is not None:
+            directive = parent.directive
+        loop = _Loop(node, directive, marked, in_region, region, inner.snapshot(), parent)
+        siblings.append(loop)
+        self.stmt(node.stmt, inner, loop, loop.children, in_region, region, below)
+
+    # -- choosing the kernels -------------------------------------------------------
+    def collect(self, roots: list[_Loop]) -> None:
+        for loop in _walk(roots):
+            if not isinstance(loop.node, c_ast.For):
+                continue
+            if loop.marked and not loop.has_marked_below():
+                self.kernels.append((loop, _construct(loop.directive), self.function, self.address_taken))
+            elif (
+                not loop.marked
+                and loop.in_region
+                and not loop.has_loop_below()
+                and not _nest_has_marked(loop)
+            ):
+                self.kernels.append((loop, _construct(loop.region), self.function, self.address_taken))
+
+
+def _walk(loops: list[_Loop]):
+    for loop in loops:
+        yield loop
+        yield from _walk(loop.children)
+
+
+def _nest_has_marked(loop: _Loop) -> bool:
+    top = loop
+    while top.parent is not None and top.parent.in_region:
+        top = top.parent
+    return top.marked or top.has_marked_below()
+
+
+def _construct(d: Directive | None) -> str:
+    if d is None:
+        return "region"
+    return " ".join((d.model,) + d.words + tuple(k for k, v in d.clauses.items() if not v))
+
+
+def _line(node: c_ast.Node) -> int:
+    return node.coord.line if node.coord else 0
+
+
+def _file(node: c_ast.Node) -> str:
+    return node.coord.file if node.coord else ""
+
+
+class _AddressTaken(c_ast.NodeVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        if node.op == "&":
+            target = node.expr
+            while isinstance(target, (c_ast.StructRef, c_ast.ArrayRef)):
+                target = target.name
+            if isinstance(target, c_ast.ID):
+                self.names.add(target.name)
+        self.generic_visit(node)
+
+
+def _address_taken(body: c_ast.Node) -> set[str]:
+    v = _AddressTaken()
+    v.visit(body)
+    return v.names
+
+
+def find_kernels(
+    ast: c_ast.FileAST, source: SourceMap, main_file: str
+) -> tuple[list[Kernel], FileSymbols]:
+    """All kernels of the file, in source order, each mapped to the user's text."""
+    symbols = FileSymbols()
+    finder = _Finder(symbols, main_file)
+    finder.file(ast)
+    kernels: list[Kernel] = []
+    for loop, construct, function, taken in finder.kernels:
+        node = loop.node
+        line = _line(node)
+        if _file(node) != main_file:
+            continue  # a loop in an included header: not the user's file to rewrite
+        on_line = sorted(finder.fors_by_line.get((main_file, line), []),
+                         key=lambda f: f.coord.column)
+        nth = next(i for i, f in enumerate(on_line) if f is node)
+        span = source.loop_body(line, nth, len(on_line))
+        assert loop.scope is not None
+        kernels.append(Kernel(node, loop.scope, function, construct, line, span, taken))
+    kernels.sort(key=lambda k: (k.line, k.loop.coord.column))
+    return kernels, symbols
+
+
+__all__ = ["Kernel", "find_kernels", "Symbol"]

@@ -1,0 +1,193 @@
+"""Map a loop of the parsed (preprocessed) program back to the user's own text.
+
+pycparser gives only the line where a node starts, in the preprocessed text
+(where tabs and macro expansions moved the columns). We find the loop's ``for``
+keyword on that line of the original file, then the exact extent of its body
+with a small statement scanner over the original tokens. Anything that does not
+line up (the loop comes from a macro, a preprocessor directive sits inside
+the body) is reported so the kernel stays as written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>[ \t\f\v\r]+|\\\n)
+  | (?P<nl>\n)
+  | (?P<comment>//(?:[^\n\\]|\\.)*|/\*.*?\*/)
+  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.])*)
+  | (?P<ident>[A-Za-z_][A-Za-z_0-9]*)
+  | (?P<punct>\.\.\.|<<=|>>=|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|\#\#|[{}()\[\];,.?:~!%^&*+\-/<>=|\#])
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # "ident" | "number" | "string" | "punct" | "directive" | "other"
+    text: str
+    start: int  # offset in the source text
+    end: int
+    line: int
+
+
+def tokenize(text: str) -> list[Token]:
+    """Tokens of C source text; a whole preprocessor line is one "directive" token."""
+    tokens: list[Token] = []
+    pos, line = 0, 1
+    at_line_start = True
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        assert m is not None  # the "other" group matches any character
+        kind = m.lastgroup or "other"
+        if kind == "punct" and m.group() == "#" and at_line_start:
+            end = _directive_end(text, pos)
+            tokens.append(Token("directive", text[pos:end], pos, end, line))
+            line += text.count("\n", pos, end)
+            pos = end
+            continue
+        if kind not in ("ws", "nl", "comment"):
+            tokens.append(Token(kind, m.group(), pos, m.end(), line))
+            at_line_start = False
+        if kind == "nl":
+            at_line_start = True
+        line += m.group().count("\n")
+        pos = m.end()
+    return tokens
+
+
+def _directive_end(text: str, pos: int) -> int:
+    """End of a preprocessor line, following backslash continuations and comments."""
+    i = pos
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and text.startswith("\n", i + 1):
+            i += 2
+        elif c == "\n":
+            return i
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = len(text) if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            return len(text) if j < 0 else j
+        else:
+            i += 1
+    return i
+
+
+@dataclass(frozen=True)
+class BodySpan:
+    """Where a loop's body lies in the original text: text[start:end]."""
+
+    start: int
+    end: int
+    first_line: int
+    last_line: int
+    braced: bool
+
+
+class SourceMap:
+    """The tokens of one original file, indexed for locating loops."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens = tokenize(text)
+        self._fors_by_line: dict[int, list[int]] = {}
+        for idx, tok in enumerate(self.tokens):
+            if tok.kind == "ident" and tok.text == "for":
+                self._fors_by_line.setdefault(tok.line, []).append(idx)
+
+    def for_tokens_on_line(self, line: int) -> list[int]:
+        return self._fors_by_line.get(line, [])
+
+    def loop_body(self, line: int, nth: int, count_on_line: int) -> BodySpan | str:
+        """The body of the ``nth`` ``for`` on ``line``; a reason string when it cannot be mapped.
+
+        ``count_on_line`` is how many loops the parser saw starting on that line:
+        when it differs from what the original text shows, a macro made some of them.
+        """
+        fors = self.for_tokens_on_line(line)
+        if len(fors) != count_on_line or nth >= len(fors):
+            return "loop comes from a macro expansion"
+        i = fors[nth] + 1
+        i = self._skip_group(i, "(", ")")
+        if i is None:
+            return "cannot match the loop header in the source text"
+        end = self._statement_end(i)
+        if end is None:
+            return "cannot find the end of the loop body in the source text"
+        first, last = self.tokens[i], self.tokens[end - 1]
+        for tok in self.tokens[i:end]:
+            if tok.kind == "directive" and not tok.text.lstrip("# \t").startswith("pragma"):
+                return "preprocessor directive inside the loop body"
+        return BodySpan(first.start, last.end, first.line, last.line, first.text == "{")
+
+    def _skip_group(self, i: int, open_: str, close: str) -> int | None:
+        """Index after the group that starts at token ``i`` (which must be ``open_``)."""
+        if i >= len(self.tokens) or self.tokens[i].text != open_:
+            return None
+        depth = 0
+        while i < len(self.tokens):
+            t = self.tokens[i].text
+            if t == open_:
+                depth += 1
+            elif t == close:
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+            i += 1
+        return None
+
+    def _statement_end(self, i: int) -> int | None:
+        """Index after the statement starting at token ``i``."""
+        toks = self.tokens
+        while i < len(toks) and toks[i].kind == "directive":
+            i += 1  # a #pragma before the statement belongs to it
+        if i >= len(toks):
+            return None
+        t = toks[i].text
+        if t == "{":
+            return self._skip_group(i, "{", "}")
+        if t in ("for", "while", "switch"):
+            j = self._skip_group(i + 1, "(", ")")
+            return None if j is None else self._statement_end(j)
+        if t == "if":
+            j = self._skip_group(i + 1, "(", ")")
+            j = None if j is None else self._statement_end(j)
+            if j is not None and j < len(toks) and toks[j].text == "else":
+                return self._statement_end(j + 1)
+            return j
+        if t == "do":
+            j = self._statement_end(i + 1)
+            if j is None or j >= len(toks) or toks[j].text != "while":
+                return None
+            j = self._skip_group(j + 1, "(", ")")
+            return None if j is None or toks[j].text != ";" else j + 1
+        depth = 0
+        while i < len(toks):
+            t = toks[i].text
+            if t in ("(", "[", "{"):
+                depth += 1
+            elif t in (")", "]", "}"):
+                depth -= 1
+                if depth < 0:
+                    return None
+            elif t == ";" and depth == 0:
+                return i + 1
+            i += 1
+        return None
+
+    def line_indent(self, line: int) -> str:
+        """Leading whitespace of a 1-based line of the original text."""
+        start = 0
+        for _ in range(line - 1):
+            start = self.text.index("\n", start) + 1
+        m = re.match(r"[ \t]*", self.text[start:])
+        return m.group() if m else ""

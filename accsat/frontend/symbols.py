@@ -1,0 +1,286 @@
+"""Names and their C types: typedefs, struct tags, enum constants, variables.
+
+``FileSymbols`` reads the file-scope declarations; ``Scope`` chains the block
+scopes of a function as the kernel finder walks into it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from ..errors import Unsupported
+from . import ctypes as ct
+from .literals import parse_char, parse_float, parse_int
+
+
+@dataclass(eq=False)
+class Symbol:
+    """A declared name. Compared by identity: two ``i`` in different blocks differ."""
+
+    name: str
+    type: ct.CType
+    kind: str  # "global" | "static" | "local" | "param" | "enum" | "func"
+    volatile: bool = False
+    value: int | None = None  # enum constants
+    line: int | None = None
+
+    def __repr__(self) -> str:
+        return f"Symbol({self.name}: {self.type}, {self.kind})"
+
+
+@dataclass
+class Scope:
+    names: dict[str, Symbol] = field(default_factory=dict)
+    parent: Scope | None = None
+    typedefs: dict[str, ct.CType] = field(default_factory=dict)
+
+    def lookup(self, name: str) -> Symbol | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def typedef(self, name: str) -> ct.CType | None:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.typedefs:
+                return scope.typedefs[name]
+            scope = scope.parent
+        return None
+
+    def child(self) -> Scope:
+        return Scope(parent=self)
+
+    def snapshot(self) -> Scope:
+        """A frozen copy of the chain: later declarations do not leak into it."""
+        parent = self.parent.snapshot() if self.parent else None
+        return Scope(dict(self.names), parent, dict(self.typedefs))
+
+
+class TypeReader:
+    """Turns pycparser type trees into ``CType`` values."""
+
+    def __init__(self, tags: dict[str, ct.Struct]):
+        self.tags = tags
+
+    def read(self, node: c_ast.Node, scope: Scope) -> ct.CType:
+        if isinstance(node, (c_ast.Typename, c_ast.Decl)):
+            return self.read(node.type, scope)
+        if isinstance(node, c_ast.TypeDecl):
+            return self.read(node.type, scope)
+        if isinstance(node, c_ast.PtrDecl):
+            return ct.Pointer(self.read(node.type, scope), "restrict" in (node.quals or ()))
+        if isinstance(node, c_ast.ArrayDecl):
+            size = eval_const(node.dim, scope, self) if node.dim is not None else None
+            return ct.Array(self.read(node.type, scope), size)
+        if isinstance(node, c_ast.FuncDecl):
+            return self._func(node, scope)
+        if isinstance(node, c_ast.IdentifierType):
+            return self._named(node.names, scope)
+        if isinstance(node, (c_ast.Struct, c_ast.Union)):
+            return self.struct(node, scope)
+        if isinstance(node, c_ast.Enum):
+            self.enum_values(node, scope)
+            return ct.INT
+        raise Unsupported(f"type {type(node).__name__}")
+
+    def _named(self, names: list[str], scope: Scope) -> ct.CType:
+        if len(names) == 1 and names[0] == "void":
+            return ct.Void()
+        if len(names) == 1:
+            found = scope.typedef(names[0])
+            if found is not None:
+                return found
+        try:
+            return ct.from_name(" ".join(names))
+        except ValueError:
+            raise Unsupported(f"unknown type name {' '.join(names)!r}") from None
+
+    def _func(self, node: c_ast.FuncDecl, scope: Scope) -> ct.Func:
+        ret = self.read(node.type, scope)
+        if node.args is None:
+            return ct.Func(ret, None)
+        params: list[ct.CType] = []
+        variadic = False
+        for p in node.args.params:
+            if isinstance(p, c_ast.EllipsisParam):
+                variadic = True
+                continue
+            t = self.read(p.type, scope)
+            if isinstance(t, ct.Void):
+                continue
+            params.append(param_adjust(t))
+        return ct.Func(ret, tuple(params), variadic)
+
+    def struct(self, node: c_ast.Struct | c_ast.Union, scope: Scope) -> ct.Struct:
+        is_union = isinstance(node, c_ast.Union)
+        tag = node.name or f"<anon@{node.coord}>"
+        if node.decls is None:
+            return self.tags.get(tag) or ct.Struct(tag, None, is_union)
+        members = [(d.name or "", self.read(d.type, scope)) for d in node.decls]
+        bitfields = frozenset(d.name for d in node.decls if d.bitsize is not None and d.name)
+        result = ct.layout_struct(node.name or "", members, is_union, bitfields)
+        self.tags[tag] = result
+        return result
+
+    def enum_values(self, node: c_ast.Enum, scope: Scope) -> None:
+        if node.values is None:
+            return
+        value = -1
+        for e in node.values.enumerators:
+            value = eval_const(e.value, scope, self) if e.value is not None else value + 1
+            if value is None:
+                raise Unsupported(f"enum constant {e.name} is not a constant")
+            scope.names[e.name] = Symbol(e.name, ct.INT, "enum", value=value)
+
+
+def param_adjust(t: ct.CType) -> ct.CType:
+    """Parameters declared as arrays or functions are pointers (C11 6.7.6.3)."""
+    if isinstance(t, ct.Array):
+        return ct.Pointer(t.of)
+    if isinstance(t, ct.Func):
+        return ct.Pointer(t)
+    return t
+
+
+def has_volatile(node: c_ast.Node) -> bool:
+    while node is not None:
+        if "volatile" in (getattr(node, "quals", None) or ()):
+            return True
+        node = getattr(node, "type", None)
+        if not isinstance(node, c_ast.Node):
+            return False
+    return False
+
+
+def eval_const(expr: c_ast.Node, scope: Scope, types: TypeReader | None = None) -> int | None:
+    """Value of an integer constant expression, or None if it is not one."""
+    try:
+        return _eval(expr, scope, types)
+    except (ValueError, ZeroDivisionError, Unsupported, TypeError, KeyError):
+        return None
+
+
+def _eval(e: c_ast.Node, scope: Scope, types: TypeReader | None) -> int:
+    if isinstance(e, c_ast.Constant):
+        if e.type == "char":
+            return parse_char(e.value)[0]
+        if e.type in ("int", "unsigned int", "long int", "long long int", "unsigned long int",
+                      "unsigned long long int"):
+            return parse_int(e.value)[0]
+        if e.type in ("float", "double"):
+            return int(parse_float(e.value)[0])
+        raise ValueError(e.value)
+    if isinstance(e, c_ast.ID):
+        sym = scope.lookup(e.name)
+        if sym is None or sym.kind != "enum" or sym.value is None:
+            raise ValueError(e.name)
+        return sym.value
+    if isinstance(e, c_ast.UnaryOp):
+        if e.op == "sizeof":
+            if types is None:
+                raise ValueError("sizeof")
+            t = types.read(e.expr, scope) if isinstance(e.expr, c_ast.Typename) else None
+            size = ct.sizeof(t) if t is not None else None
+            if size is None:
+                raise ValueError("sizeof")
+            return size
+        v = _eval(e.expr, scope, types)
+        return {"-": -v, "+": v, "~": ~v, "!": int(not v)}[e.op]
+    if isinstance(e, c_ast.BinaryOp):
+        a = _eval(e.left, scope, types)
+        if e.op == "&&":
+            return int(bool(a) and bool(_eval(e.right, scope, types)))
+        if e.op == "||":
+            return int(bool(a) or bool(_eval(e.right, scope, types)))
+        b = _eval(e.right, scope, types)
+        return _BINOPS[e.op](a, b)
+    if isinstance(e, c_ast.TernaryOp):
+        cond = _eval(e.cond, scope, types)
+        return _eval(e.iftrue if cond else e.iffalse, scope, types)
+    if isinstance(e, c_ast.Cast):
+        return _eval(e.expr, scope, types)
+    raise ValueError(type(e).__name__)
+
+
+def _cdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+_BINOPS = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": _cdiv,
+    "%": lambda a, b: a - _cdiv(a, b) * b,
+    "<<": lambda a, b: a << b,
+    ">>": lambda a, b: a >> b,
+    "&": lambda a, b: a & b,
+    "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+    "<": lambda a, b: int(a < b),
+    ">": lambda a, b: int(a > b),
+    "<=": lambda a, b: int(a <= b),
+    ">=": lambda a, b: int(a >= b),
+    "==": lambda a, b: int(a == b),
+    "!=": lambda a, b: int(a != b),
+}
+
+
+class FileSymbols:
+    """File-scope names, filled in declaration order as the walker meets them."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, ct.Struct] = {}
+        self.types = TypeReader(self.tags)
+        self.scope = Scope()
+
+    def declare(self, decl: c_ast.Node, scope: Scope, kind: str) -> Symbol | None:
+        """Record a declaration in ``scope``; return the variable it declares, if any."""
+        if isinstance(decl, c_ast.Typedef):
+            try:
+                scope.typedefs[decl.name] = self.types.read(decl.type, scope)
+            except Unsupported:
+                scope.typedefs[decl.name] = ct.Void()
+            return None
+        if not isinstance(decl, c_ast.Decl):
+            return None
+        try:
+            t = self.types.read(decl.type, scope)
+        except Unsupported:
+            t = None
+        if decl.name is None:
+            return None  # a bare struct/enum declaration: tags and enumerators recorded
+        storage = decl.storage or []
+        if isinstance(t, ct.Func) or t is None and isinstance(decl.type, c_ast.FuncDecl):
+            kind = "func"
+        elif "static" in storage and kind == "local":
+            kind = "static"
+        elif "extern" in storage:
+            kind = "global"
+        if t is None:
+            t = ct.Void()
+        if kind == "param":
+            t = param_adjust(t)
+        if isinstance(t, ct.Array) and t.size is None and decl.init is not None:
+            t = ct.Array(t.of, _init_length(decl.init))
+        sym = Symbol(decl.name, t, kind, has_volatile(decl.type), line=_line(decl))
+        scope.names[decl.name] = sym
+        return sym
+
+
+def _init_length(init: c_ast.Node) -> int | None:
+    if isinstance(init, c_ast.InitList):
+        return len(init.exprs)
+    if isinstance(init, c_ast.Constant) and init.type == "string":
+        return len(init.value) - 1  # approximate: escapes counted as written
+    return None
+
+
+def _line(node: c_ast.Node) -> int | None:
+    return node.coord.line if node.coord else None

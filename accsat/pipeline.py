@@ -1,0 +1,205 @@
+"""The pipeline: a file goes frontend -> (per kernel) ssa -> egraph -> extract -> codegen.
+
+Each stage is a function over plain data; this module chains them, times them
+and turns any failure inside one kernel into "unchanged, with the reason".
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pycparser import c_ast
+
+from .codegen.placement import PlacementError, make_plan
+from .codegen.printer import BodyPrinter
+from .codegen.program import Program
+from .codegen.splice import Replacement, splice
+from .egraph.graph import ENode
+from .egraph.rules import RuleSet, load_manifest, select
+from .egraph.saturate import InconsistentEGraph, Limits, Saturation, saturate
+from .errors import AccsatError, Unsupported
+from .extract import CostModel, extract, load_cost_model
+from .frontend import ctypes as ct
+from .frontend.kernels import Kernel, find_kernels
+from .frontend.parse import parse
+from .frontend.preprocess import PreprocessOptions, preprocess
+from .frontend.source_map import BodySpan, SourceMap
+from .frontend.symbols import FileSymbols
+from .report import KernelReport
+from .ssa.state import SSAKernel
+from .ssa.statements import build_ssa
+
+VARIANTS = {  # name: (saturate with rules, bulk load)
+    "cse": (False, False),
+    "cse+sat": (True, False),
+    "cse+bulk": (False, True),
+    "accsat": (True, True),
+}
+
+
+@dataclass(frozen=True)
+class Options:
+    variant: str = "accsat"
+    rules: tuple[str, ...] | None = None  # rulesets to run (None: the manifest's defaults)
+    disabled_rules: tuple[str, ...] = ()
+    fp_exact: bool = False
+    fma_call: bool = False
+    cost_model: str = "paper"
+    limits: Limits = Limits()
+    extract_seconds: float = 30.0
+    solver: str = "highs"
+    use_ilp: bool = True
+    preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
+    line_directives: str | None = None  # file name for #line directives (the wrapper's)
+
+    def rulesets(self) -> list[RuleSet]:
+        if self.variant not in VARIANTS:
+            raise AccsatError(f"unknown variant '{self.variant}' (one of {', '.join(VARIANTS)})")
+        if not VARIANTS[self.variant][0]:
+            return []
+        return select(load_manifest(), list(self.rules) if self.rules is not None else None,
+                      list(self.disabled_rules), self.fp_exact)
+
+    @property
+    def bulk(self) -> bool:
+        return VARIANTS[self.variant][1]
+
+
+@dataclass
+class FileResult:
+    text: str  # the rewritten file
+    kernels: list[KernelReport]
+
+
+@dataclass
+class _FileContext:
+    path: Path
+    source: SourceMap
+    symbols: FileSymbols
+    defined: frozenset[str]
+    prefix: str
+    cost: CostModel
+    rulesets: list[RuleSet]
+    frontend_seconds: float
+
+
+def rewrite_file(path: Path, options: Options = Options()) -> FileResult:
+    """The file with every kernel it can rewrite rewritten, and a report per kernel."""
+    start = time.perf_counter()
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise AccsatError(f"cannot read: {exc}", str(path)) from None
+    cost = load_cost_model(options.cost_model)
+    rulesets = options.rulesets()
+    ast = parse(preprocess(path, options.preprocess), str(path))
+    source = SourceMap(text)
+    kernels, symbols = find_kernels(ast, source, str(path))
+    ctx = _FileContext(path, source, symbols, _defined_functions(ast), _temp_prefix(source),
+                       cost, rulesets, time.perf_counter() - start)
+    reports, replacements = [], []
+    for kernel in kernels:
+        report, replacement = rewrite_kernel(kernel, ctx, options)
+        reports.append(report)
+        if replacement is not None:
+            replacements.append(replacement)
+    out = splice(text, replacements, options.line_directives)
+    return FileResult(out, reports)
+
+
+def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
+                   options: Options) -> tuple[KernelReport, Replacement | None]:
+    report = KernelReport(str(ctx.path), kernel.line, kernel.construct, kernel.function,
+                          options.variant)
+    report.seconds["frontend"] = ctx.frontend_seconds
+    if isinstance(kernel.span, str):
+        return report.unchanged(kernel.span), None
+    t = time.perf_counter()
+    try:
+        ssa = build_ssa(kernel, ctx.symbols, _op_cost(ctx.cost), ctx.defined)
+    except Unsupported as exc:
+        line = f" (line {exc.line})" if exc.line and exc.line != kernel.line else ""
+        return report.unchanged(exc.reason + line), None
+    report.seconds["ssa"] = time.perf_counter() - t
+    report.record_ssa(ssa)
+    t = time.perf_counter()
+    try:
+        sat = saturate(ssa.terms, ssa.roots, ctx.rulesets, options.limits)
+    except InconsistentEGraph as exc:
+        return report.unchanged(f"internal: {exc}"), None
+    report.seconds["saturate"] = time.perf_counter() - t
+    report.record_saturation(sat)
+    t = time.perf_counter()
+    roots = [sat.class_of[r] for r in ssa.roots]
+    ext = extract(sat.egraph, roots, ctx.cost, options.extract_seconds, options.solver,
+                  options.use_ilp)
+    report.seconds["extract"] = time.perf_counter() - t
+    report.record_extraction(ext)
+    t = time.perf_counter()
+    try:
+        printed = _print(kernel, ssa, sat, ext.choice, ctx, options)
+    except (PlacementError, ValueError):
+        try:  # the ILP's choice may not be printable where greedy's is
+            greedy = extract(sat.egraph, roots, ctx.cost, use_ilp=False)
+            printed = _print(kernel, ssa, sat, greedy.choice, ctx, options)
+            report.record_extraction(greedy)
+        except (PlacementError, ValueError) as exc:
+            return report.unchanged(f"internal: {exc}"), None
+    report.seconds["codegen"] = time.perf_counter() - t
+    span = kernel.span
+    assert isinstance(span, BodySpan)
+    report.rewritten(printed.counts, printed.temps)
+    return report, Replacement(span.start, span.end, printed.text, span.last_line)
+
+
+def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, ENode],
+           ctx: _FileContext, options: Options):
+    program = Program(ssa)
+    indent, unit = _indentation(kernel, ctx.source)
+    plan = make_plan(program, choice, sat.class_of, options.bulk)
+    printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
+                          indent, unit)
+    return printer.body()
+
+
+def _class_types(ssa: SSAKernel, sat: Saturation) -> dict[int, ct.CType]:
+    types: dict[int, ct.CType] = {}
+    for tid, cls in sat.class_of.items():
+        t = ssa.terms.types[tid]
+        if t is not None:
+            types.setdefault(cls, t)
+    return types
+
+
+def _op_cost(model: CostModel):
+    def cost(op: str, ty: str) -> float:
+        return model.cost(ENode(op, ty))
+    return cost
+
+
+def _defined_functions(ast: c_ast.FileAST) -> frozenset[str]:
+    return frozenset(e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef))
+
+
+def _temp_prefix(source: SourceMap) -> str:
+    """``_v`` unless the file already uses names like ``_v3``."""
+    idents = {t.text for t in source.tokens if t.kind == "ident"}
+    for prefix in ("_v", "_acc_v", "_accsat_v"):
+        if not any(name.startswith(prefix) and name[len(prefix):].isdigit() for name in idents):
+            return prefix
+    return "_accsat_tmp_v"
+
+
+def _indentation(kernel: Kernel, source: SourceMap) -> tuple[str, str]:
+    """Indent of the loop's line, and the step one level deeper uses."""
+    outer = source.line_indent(kernel.line)
+    span = kernel.span
+    assert isinstance(span, BodySpan)
+    inner = None
+    if span.last_line > span.first_line:
+        inner = source.line_indent(span.first_line + 1)
+    if inner and inner.startswith(outer) and len(inner) > len(outer):
+        return outer, inner[len(outer):]
+    return outer, "  "

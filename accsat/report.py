@@ -1,0 +1,68 @@
+"""What accsat did to each kernel: one JSON object per kernel (JSON Lines)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import IO
+
+
+@dataclass
+class KernelReport:
+    file: str
+    line: int
+    construct: str
+    function: str
+    variant: str
+    status: str = "unchanged"  # "rewritten" | "unchanged"
+    reason: str = ""
+    statements: int = 0
+    egraph: dict = field(default_factory=lambda: {"nodes": 0, "classes": 0, "iterations": 0,
+                                                  "stop_reason": ""})
+    cost: dict = field(default_factory=lambda: {"original": 0.0, "extracted": 0.0,
+                                                "greedy": 0.0})
+    extraction: str = ""  # "optimal" | "feasible" | "greedy"
+    loads: dict = field(default_factory=lambda: {"before": 0, "after": 0})
+    ops: dict = field(default_factory=lambda: {"before": 0, "after": 0})
+    fma: int = 0
+    temporaries: int = 0
+    seconds: dict = field(default_factory=lambda: {"frontend": 0.0, "ssa": 0.0, "saturate": 0.0,
+                                                   "extract": 0.0, "codegen": 0.0})
+
+    def unchanged(self, reason: str) -> KernelReport:
+        self.status, self.reason = "unchanged", reason
+        self.loads["after"] = self.loads["before"]
+        self.ops["after"] = self.ops["before"]
+        return self
+
+    def record_ssa(self, ssa) -> None:
+        self.statements = ssa.stats.statements
+        self.loads["before"] = self.loads["after"] = ssa.stats.loads
+        self.ops["before"] = self.ops["after"] = ssa.stats.ops
+        self.cost["original"] = ssa.stats.cost
+
+    def record_saturation(self, sat) -> None:
+        self.egraph = {"nodes": sat.nodes, "classes": sat.classes, "iterations": sat.iterations,
+                       "stop_reason": sat.stop_reason}
+
+    def record_extraction(self, ext) -> None:
+        self.cost["extracted"] = ext.cost
+        self.cost["greedy"] = ext.greedy_cost
+        self.extraction = ext.status
+
+    def rewritten(self, counts, temps: int) -> KernelReport:
+        self.status, self.reason = "rewritten", ""
+        self.loads["after"] = counts.loads
+        self.ops["after"] = counts.ops
+        self.fma = counts.fma
+        self.temporaries = temps
+        return self
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=False)
+
+
+def write_jsonl(reports: list[KernelReport], stream: IO[str]) -> None:
+    """Whole lines in one write, so reports from concurrent processes never interleave."""
+    stream.write("".join(r.to_json() + "\n" for r in reports))
+    stream.flush()

@@ -1,0 +1,27 @@
+"""Where the data folders (fakelibc/, rules/, cost_models/) live.
+
+They sit at the top of the source tree (the package is installed editable);
+ACCSAT_DATA points elsewhere when they were moved.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def data_root() -> Path:
+    env = os.environ.get("ACCSAT_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parent.parent
+
+
+def data_dir(name: str) -> Path:
+    path = data_root() / name
+    if not path.is_dir():
+        raise FileNotFoundError(
+            f"accsat data folder {name}/ not found under {data_root()}; "
+            "install accsat with 'pip install -e .' from its source tree or set ACCSAT_DATA"
+        )
+    return path

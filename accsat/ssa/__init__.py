@@ -1,0 +1,1 @@
+"""SSA stage: a kernel body becomes hash-consed terms plus structured statements."""

@@ -1,0 +1,364 @@
+"""Lowering a kernel body's statements: blocks, ifs with phis, inner loops.
+
+``build_ssa`` is the pass: (kernel, file symbols) -> SSAKernel, or Unsupported
+with the reason and line when the body uses something accsat does not model.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+
+from pycparser import c_ast, c_generator
+
+from ..errors import Unsupported
+from ..frontend import directives
+from ..frontend.kernels import Kernel
+from ..frontend.symbols import FileSymbols, Symbol
+from . import ir
+from .expressions import ExpressionBuilder, VarLV
+from .memory import ANYWHERE, Region
+from .state import SSAKernel
+
+_GEN = c_generator.CGenerator()
+_INCDEC = ("++", "--", "p++", "p--")
+
+
+class SSABuilder(ExpressionBuilder):
+    def __init__(self, kernel: Kernel, symbols: FileSymbols,
+                 op_cost: Callable[[str, str], float], defined_functions: frozenset[str]):
+        super().__init__(kernel, symbols, op_cost, defined_functions)
+        self.calls = {}
+        self.addr_roots = {}
+        self.assigned_names = _assigned_names(kernel.loop.stmt)
+
+    def build(self) -> SSAKernel:
+        body = self.kernel.loop.stmt
+        items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
+        self.statements(items)
+        roots = _roots(self.block)
+        return SSAKernel(self.terms, self.block, self.ctx_parent, self.inline_ctxs, self.leaves,
+                         self.assigns, self.loops, self.stats, roots, self.names)
+
+    # -- statements ----------------------------------------------------------------------------
+    def statements(self, items: list[c_ast.Node]) -> None:
+        for item in items:
+            try:
+                self.statement(item)
+            except Unsupported as exc:
+                if exc.line is None and item.coord is not None:
+                    exc.line = item.coord.line
+                raise
+
+    def statement(self, node: c_ast.Node) -> None:
+        kind = type(node).__name__
+        method = getattr(self, "st_" + kind, None)
+        if method is not None:
+            method(node)
+        elif kind in ("Return", "Goto", "Label", "Switch", "Case", "Default"):
+            raise Unsupported(f"'{kind.lower()}' statement in the loop body")
+        else:  # an expression evaluated for its side effects
+            self.calls_first(node)
+            self.rvalue(node)
+
+    def st_Assignment(self, node: c_ast.Assignment) -> None:
+        self.calls_first(node)
+        self.assignment(node)
+
+    def st_UnaryOp(self, node: c_ast.UnaryOp) -> None:
+        self.calls_first(node)
+        if node.op in _INCDEC:
+            self.increment(node)
+        else:
+            self.rvalue(node)
+
+    def st_FuncCall(self, node: c_ast.FuncCall) -> None:
+        self.calls_first(node)  # a call with effects is emitted there; a pure one has none
+
+    def st_ExprList(self, node: c_ast.ExprList) -> None:
+        for e in node.exprs:
+            self.statement(e)
+
+    def st_Cast(self, node: c_ast.Cast) -> None:
+        self.statement(node.expr)
+
+    def st_EmptyStatement(self, node: c_ast.Node) -> None:
+        pass
+
+    def st_Break(self, node: c_ast.Node) -> None:
+        self.verbatim("break;", node)
+
+    def st_Continue(self, node: c_ast.Node) -> None:
+        self.verbatim("continue;", node)
+
+    def st_Pragma(self, node: c_ast.Pragma) -> None:
+        directive = directives.parse(node.string)
+        if directive.blocks_rewrite:
+            raise Unsupported(f"'#pragma {directive.text}' inside the loop body")
+        self.verbatim("#pragma " + node.string, node)
+
+    def verbatim(self, text: str, node: c_ast.Node, declares: Symbol | None = None) -> None:
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.Verbatim(text, self.next_pos(), line, declares))
+
+    def st_Decl(self, node: c_ast.Decl) -> None:
+        if node.name is None:
+            raise Unsupported("type declaration inside the loop body")
+        if set(node.storage or ()) & {"static", "extern", "register"}:
+            raise Unsupported(f"'{' '.join(node.storage)}' declaration inside the loop body")
+        self.declare_local(node)
+        sym = self.scope.names[node.name]
+        text = _decl_text(node)
+        if not self.is_register(sym):
+            if node.init is not None:
+                raise Unsupported("initialised array or struct inside the loop body")
+            self.verbatim(text + ";", node, sym)
+        elif node.init is None:
+            self.verbatim(text + ";", node, sym)
+        elif isinstance(node.init, c_ast.InitList):
+            raise Unsupported("initialiser list inside the loop body")
+        else:
+            self.calls_first(node.init)
+            value = self.rvalue(node.init)
+            self.assign(VarLV(sym), value, node, decl=text)
+
+    def declare_local(self, node: c_ast.Decl) -> Symbol:
+        if self.scope.lookup(node.name) is not None:
+            raise Unsupported(f"declaration of '{node.name}' hides another variable")
+        sym = self.symbols.declare(node, self.scope, "local")
+        assert sym is not None
+        self.body_symbols.add(id(sym))
+        self.decl_pos[id(sym)] = float(self.last_pos) + 0.5
+        self.decl_ctx[id(sym)] = self.ctx
+        self.names.add(node.name)
+        return sym
+
+    def st_Typedef(self, node: c_ast.Node) -> None:
+        raise Unsupported("typedef inside the loop body")
+
+    # -- blocks --------------------------------------------------------------------------
+    def sub_block(self, node: c_ast.Node | None, ctx: str | None = None) -> ir.Block:
+        saved = self.block, self.scope, self.ctx
+        self.ctx = ctx or self.new_ctx()
+        self.block = ir.Block(self.ctx)
+        self.scope = self.scope.child()
+        try:
+            if isinstance(node, c_ast.Compound):
+                self.statements(node.block_items or [])
+            elif node is not None:
+                self.statements([node])
+            for sym in list(self.env):
+                if self.scope.names.get(sym.name) is sym:
+                    del self.env[sym]  # out of scope after the block
+            return self.block
+        finally:
+            self.block, self.scope, self.ctx = saved
+
+    def st_Compound(self, node: c_ast.Compound) -> None:
+        pos = self.next_pos()
+        block = self.sub_block(node)
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5))
+
+    def st_If(self, node: c_ast.If) -> None:
+        self.calls_first(node.cond)
+        cond = self.rvalue(node.cond)
+        pos = self.next_pos()
+        env0, head0 = dict(self.env), self.mem.head
+        then = self.sub_block(node.iftrue)
+        env_then, head_then = self.env, self.mem.head
+        self.env, self.mem.head = dict(env0), head0
+        orelse = self.sub_block(node.iffalse) if node.iffalse is not None else None
+        env_else, head_else = self.env, self.mem.head
+        end = self.last_pos + 0.5
+        self.mem.head = head_then
+        events = self.mem.since(head0)
+        self.mem.head = head_else
+        events += self.mem.since(head0)
+        self.mem.head = head0
+        if events:
+            accesses, regions, everything = self.mem.summarize(events)
+            self.memory_event("summary", end, accesses=accesses, regions=regions,
+                              everything=everything)
+        self.env = dict(env0)
+        phis: dict[Symbol, int] = {}
+        for sym in set(env_then) | set(env_else):
+            a = env_then.get(sym) or self.entry_value(sym)
+            b = env_else.get(sym) or self.entry_value(sym)
+            if a == b:
+                self.env[sym] = a
+            else:
+                phis[sym] = self.env[sym] = self.phi(sym, f"i{pos}", end, self.ctx)
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.If(cond, then, orelse, pos, line, end, phis))
+
+    # -- inner loops -----------------------------------------------------------------------
+    def st_For(self, node: c_ast.For) -> None:
+        parts = [_GEN.visit(p) if p is not None else "" for p in (node.init, node.cond, node.next)]
+        self.loop(node, f"for ({parts[0]}; {parts[1]}; {parts[2]})", "",
+                  [node.init, node.cond, node.next])
+
+    def st_While(self, node: c_ast.While) -> None:
+        self.loop(node, f"while ({_GEN.visit(node.cond)})", "", [node.cond])
+
+    def st_DoWhile(self, node: c_ast.DoWhile) -> None:
+        self.loop(node, "do", f"while ({_GEN.visit(node.cond)});", [node.cond])
+
+    def loop(self, node: c_ast.Node, header: str, trailer: str, header_parts: list) -> None:
+        for part in header_parts:
+            if part is not None:
+                self.check_header(part)
+        assigned = self.loop_assigned(node)
+        regions, everything = self.loop_stores(node)
+        pos = self.next_pos()
+        head0 = self.mem.head
+        saved_scope = self.scope
+        self.scope = self.scope.child()
+        local: list[Symbol] = []
+        if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList):
+            local = [self.declare_local(d) for d in node.init.decls]
+        self.memory_event("summary", pos, regions=frozenset(regions), everything=everything)
+        head_loop = self.mem.head
+        env0 = dict(self.env)
+        body_ctx = self.new_ctx()
+        head_phis = {}
+        for sym in list(assigned) + local:
+            head_phis[sym] = self.env[sym] = self.phi(sym, f"h{pos}", pos, body_ctx)
+        body = self.sub_block(node.stmt, body_ctx)
+        end = self.last_pos + 0.5
+        accesses, regions2, everything2 = self.mem.summarize(self.mem.since(head_loop))
+        self.mem.head = head0
+        self.memory_event("summary", end, accesses=accesses, regions=regions2,
+                          everything=everything or everything2)
+        self.env = env0
+        exit_phis = {}
+        for sym in assigned:
+            exit_phis[sym] = self.env[sym] = self.phi(sym, f"x{pos}", end, self.ctx)
+        self.scope = saved_scope
+        line = node.coord.line if node.coord else self.line
+        stmt = ir.Loop(header, trailer, body, pos, line, end, head_phis, exit_phis,
+                       frozenset(assigned) | frozenset(local))
+        self.loops.append(stmt)
+        self.emit(stmt)
+
+    def check_header(self, node: c_ast.Node) -> None:
+        """Loop headers are printed as written: only their loop variables may change."""
+        for target in _assignment_targets(node):
+            if not isinstance(target, c_ast.ID):
+                raise Unsupported("loop header stores to memory")
+            sym = self.scope.lookup(target.name)
+            if sym is not None and not self.is_register(sym):
+                raise Unsupported("loop header assigns a variable in memory")
+
+    def loop_assigned(self, node: c_ast.Node) -> list[Symbol]:
+        """Variables visible here that the loop (header or body) assigns."""
+        out: list[Symbol] = []
+        for target in _assignment_targets(node):
+            if isinstance(target, c_ast.ID):
+                sym = self.scope.lookup(target.name)
+                if sym is not None and sym not in out and self.is_register(sym):
+                    out.append(sym)
+        return out
+
+    def loop_stores(self, node: c_ast.Node) -> tuple[set[Region], bool]:
+        """Regions the loop may store to, and whether it calls a function with effects."""
+        regions: set[Region] = set()
+        for target in _assignment_targets(node):
+            if isinstance(target, c_ast.ID):
+                sym = self.scope.lookup(target.name)
+                if sym is None or self.is_register(sym):
+                    continue
+            region = self.region_of(target)
+            if region is None:
+                return regions, True
+            regions.add(region)
+        for call in _calls(node):
+            name = call.name.name if isinstance(call.name, c_ast.ID) else None
+            if name is None or not self.is_pure(name):
+                return regions, True
+        return regions, False
+
+    def region_of(self, target: c_ast.Node) -> Region | None:
+        root = _root_name(target)
+        sym = self.scope.lookup(root) if root else None
+        if sym is None:
+            return None
+        if not self.is_register(sym):
+            return Region("sym", self.symkey(sym))
+        ptype = sym.type
+        if getattr(ptype, "restrict", False) and sym.name not in self.assigned_names \
+                and sym.kind in ("param", "local") and id(sym) not in self.body_symbols:
+            return Region("restrict", self.symkey(sym))
+        return ANYWHERE
+
+
+def _decl_text(node: c_ast.Decl) -> str:
+    bare = copy.copy(node)
+    bare.init = None
+    return _GEN.visit(bare)
+
+
+def _assignment_targets(node: c_ast.Node):
+    for n in _walk(node):
+        if isinstance(n, c_ast.Assignment):
+            yield n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC:
+            yield n.expr
+
+
+def _calls(node: c_ast.Node):
+    for n in _walk(node):
+        if isinstance(n, c_ast.FuncCall):
+            yield n
+
+
+def _walk(node: c_ast.Node):
+    if node is None:
+        return
+    yield node
+    for child in node:
+        yield from _walk(child)
+
+
+def _root_name(node: c_ast.Node) -> str | None:
+    while True:
+        if isinstance(node, c_ast.ID):
+            return node.name
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            node = node.name
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" or isinstance(node, c_ast.Cast):
+            node = node.expr
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            left = _root_name(node.left)
+            return left if left is not None else _root_name(node.right)
+        else:
+            return None
+
+
+def _assigned_names(body: c_ast.Node) -> set[str]:
+    return {t.name for t in _assignment_targets(body) if isinstance(t, c_ast.ID)}
+
+
+def _roots(block: ir.Block) -> list[int]:
+    roots: list[int] = []
+    for stmt, _ in ir.walk(block):
+        roots.extend(stmt_uses(stmt))
+    return roots
+
+
+def stmt_uses(stmt: ir.Stmt) -> list[int]:
+    """The term ids a statement itself evaluates."""
+    if isinstance(stmt, ir.Assign):
+        return [stmt.value]
+    if isinstance(stmt, ir.Store):
+        return [stmt.base, *stmt.indices, stmt.value]
+    if isinstance(stmt, ir.Eval):
+        return list(stmt.args)
+    if isinstance(stmt, ir.If):
+        return [stmt.cond]
+    return []
+
+
+def build_ssa(kernel: Kernel, symbols: FileSymbols, op_cost: Callable[[str, str], float],
+              defined_functions: frozenset[str] = frozenset()) -> SSAKernel:
+    return SSABuilder(kernel, symbols, op_cost, defined_functions).build()
