@@ -15,7 +15,7 @@ from pycparser import c_ast
 from .codegen.placement import PlacementError, make_plan
 from .codegen.printer import BodyPrinter
 from .codegen.program import Program
-from .codegen.splice import Replacement, splice
+from .codegen.splice import Replacement, line_directive, splice
 from .egraph.graph import ENode
 from .egraph.rules import RuleSet, load_manifest, select
 from .egraph.saturate import InconsistentEGraph, Limits, Saturation, saturate
@@ -106,6 +106,8 @@ def rewrite_file(path: Path, options: Options = Options()) -> FileResult:
         if replacement is not None:
             replacements.append(replacement)
     out = splice(text, replacements, options.line_directives)
+    if options.line_directives is not None:
+        out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports)
 
 
@@ -160,7 +162,7 @@ def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, EN
     indent, unit = _indentation(kernel, ctx.source)
     plan = make_plan(program, choice, sat.class_of, options.bulk)
     printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
-                          indent, unit)
+                          indent, unit, options.line_directives)
     return printer.body()
 
 

@@ -20,7 +20,8 @@ class Printed:
 
 class BodyPrinter:
     def __init__(self, program: Program, plan: Plan, types: dict[int, ct.CType],
-                 prefix: str, fma_call: bool, indent: str, unit: str):
+                 prefix: str, fma_call: bool, indent: str, unit: str,
+                 line_file: str | None = None):
         self.p = program
         self.plan = plan
         self.types = types  # class -> C type, for declarations of temporaries
@@ -34,6 +35,8 @@ class BodyPrinter:
         self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts)
         self.lines: list[str] = []
         self.ntemps = 0
+        self.line_file = line_file  # emit #line so diagnostics name the user's lines
+        self.current_line = 0
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
@@ -70,11 +73,18 @@ class BodyPrinter:
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])
         for i, stmt in enumerate(block.stmts):
+            self.source_line(stmt.line)
             self.temps(Point(block.ctx, i), indent)
             self.statement(stmt, block.ctx, indent)
         self.temps(Point(block.ctx, len(block.stmts)), indent)
         for cls in self.scope_names.pop():
             del self.names[cls]
+
+    def source_line(self, line: int) -> None:
+        if self.line_file is not None and line != self.current_line:
+            name = self.line_file.replace("\\", "\\\\").replace('"', '\\"')
+            self.lines.append(f'#line {line} "{name}"')
+            self.current_line = line
 
     def temps(self, point: Point, indent: str) -> None:
         for cls in self.plan.order.get(point, ()):

@@ -12,11 +12,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from accsat.egraph.graph import EGraph, ENode
-from accsat.extract import ilp
+from accsat.extract import ilp, prune
 from accsat.extract.costs import CostModel, load_cost_model
 from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
 from accsat.extract.greedy import Unextractable, greedy_dag
-from accsat.extract.prune import prune
 
 __all__ = [
     "CostModel", "Extraction", "Unextractable", "chosen_classes", "dag_cost", "extract",
@@ -58,7 +57,7 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
 
 def _improve(result: Extraction, egraph: EGraph, roots: list[int],
              cost: Callable[[ENode], float], deadline: float, solver: str) -> None:
-    pruned = prune(egraph, roots, cost, result.greedy_cost)
+    pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}

@@ -103,12 +103,17 @@ class Formulation:
         for c, ns in self.nodes.items():
             if len(ns) > 1 or not self._same(self.x(c, ns[0]), self.activity(c)):
                 prob += pulp.lpSum(self.x(c, n) for n in ns) == self.activity(c)
+            # One row per (class, child class), summing the class's nodes that
+            # use the child: tighter than a row per node since at most one of
+            # them is chosen, and fewer rows.
+            users: dict[int, list[pulp.LpVariable]] = {}
             for n in ns:
-                xn = self.x(c, n)
                 for ch in set(n.children):
-                    act = self.activity(ch)
-                    if act is not xn and not isinstance(act, int):
-                        prob += xn <= act
+                    users.setdefault(ch, []).append(self.x(c, n))
+            for ch, xs in users.items():
+                act = self.activity(ch)
+                if not isinstance(act, int) and not (len(xs) == 1 and xs[0] is act):
+                    prob += pulp.lpSum(xs) <= act
 
     @staticmethod
     def _same(var: pulp.LpVariable, act: Activity) -> bool:

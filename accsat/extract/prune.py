@@ -31,7 +31,7 @@ class Pruned:
         return sum(len(ns) for ns in self.nodes.values())
 
 
-def prune(egraph: EGraph, roots: list[int], cost: CostFn, bound: float) -> Pruned:
+def candidates(egraph: EGraph, roots: list[int], cost: CostFn, bound: float) -> Pruned:
     """Candidates for the ILP, given ``bound``, the cost of a known solution."""
     live = egraph.reachable(roots)
     nodes = {c: [n for n in egraph.classes[c] if c not in n.children] for c in live}

@@ -13,12 +13,27 @@ _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::\d+)?:\s*(?P<msg>.*)$", re
 
 
 def parse(text: str, filename: str) -> c_ast.FileAST:
+    parser = c_parser.CParser()
     try:
-        return c_parser.CParser().parse(text, filename)
+        return parser.parse(text, filename)
     except ParseError as exc:
         m = _WHERE.match(str(exc))
         if m:
             raise AccsatError(f"parse error: {m['msg']}", m["file"], int(m["line"])) from None
-        raise AccsatError(f"parse error: {exc}", filename) from None
+        msg = str(exc).split(": ", 1)[-1]
+        file, line = _current_position(parser, filename)
+        raise AccsatError(f"parse error: {msg}", file, line) from None
     except (RecursionError, AssertionError) as exc:
         raise AccsatError(f"parse error: {type(exc).__name__}", filename) from None
+
+
+def _current_position(parser: c_parser.CParser, filename: str) -> tuple[str, int | None]:
+    """Where the parser stopped, for errors pycparser 3 reports without a line.
+
+    Reads pycparser's private token stream: if that changes, we only lose the line.
+    """
+    try:
+        coord = parser._tok_coord(parser._tokens.peek())
+        return coord.file or filename, coord.line
+    except Exception:
+        return filename, None

@@ -1,0 +1,111 @@
+import json
+import subprocess
+
+import pytest
+from conftest import rewrite
+
+HEADER = "double a[64], b[64], c[64];\nint idx[64];\n"
+
+
+def body(src: str, decls: str = "int i, j; double t, s;") -> str:
+    return HEADER + "void f(int n, double *p, double *q) {\n  " + decls + \
+        "\n  #pragma omp parallel for\n  for (i = 0; i < n; i++) {\n" + src + "\n  }\n}\n"
+
+
+@pytest.mark.parametrize("src,reason", [
+    ("    if (a[i] > 0) goto out;\n    b[i] = 1; out: ;", "goto"),
+    ("    switch (idx[i]) { case 0: b[i] = 1; break; default: b[i] = 2; }", "switch"),
+    ("    #pragma omp atomic\n    c[0] += a[i];", "atomic"),
+    ("    double j = a[i]; b[i] = j;", "hides another variable"),
+    ("    static double z; z = a[i]; b[i] = z;", "static"),
+    ("    b[i] = a[i] > 0 && (c[i] = 1) > 0;", "conditionally evaluated"),
+])
+def test_unsupported_kernels_are_left_as_written(cfile, src, reason):
+    path = cfile(body(src))
+    result = rewrite(path, variant="cse")
+    (k,) = result.kernels
+    assert k.status == "unchanged" and reason in k.reason, k.reason
+    assert result.text == path.read_text()
+
+
+def test_address_taken_local_is_unsupported(cfile):
+    path = cfile(HEADER + """void g(double *x);
+void f(int n) {
+  int i; double t = 0;
+  g(&t);
+  #pragma omp parallel for
+  for (i = 0; i < n; i++) { b[i] = a[i] * t; }
+}
+""")
+    (k,) = rewrite(path, variant="cse").kernels
+    assert "address" in k.reason
+
+
+def test_text_outside_bodies_is_byte_identical(cfile):
+    src = body("    b[i] = a[i] * a[i] + a[i];\n    c[i] = a[i] - 1.0; /* gone */")
+    src = "/* header comment */\n#include <math.h>\n" + src + "\n// trailing\n"
+    path = cfile(src)
+    out = rewrite(path, variant="cse").text
+    start = src.index("for (i = 0; i < n; i++) {") + len("for (i = 0; i < n; i++) ")
+    end = src.index("  }\n}\n") + 3
+    assert out[:start] == src[:start]
+    assert out.endswith(src[end:])
+
+
+def test_report_fields_and_cost_order(cfile):
+    path = cfile(body("    t = a[i] * b[i] + a[i] * c[i];\n    s = a[i] * b[i] - c[i];\n"
+                      "    p[i] = t * s + q[i];"))
+    for variant in ("cse", "cse+sat", "cse+bulk", "accsat"):
+        (k,) = rewrite(path, variant=variant).kernels
+        data = json.loads(k.to_json())
+        for key in ("file", "line", "construct", "status", "reason", "variant", "statements",
+                    "egraph", "cost", "extraction", "loads", "ops", "fma", "seconds"):
+            assert key in data
+        assert k.status == "rewritten"
+        assert k.cost["extracted"] <= k.cost["greedy"] + 1e-9 <= k.cost["original"] + 1e-9
+        assert k.loads["after"] < k.loads["before"]
+
+
+def test_fma_rules_form_fmas_and_fp_exact_turns_them_off(cfile):
+    path = cfile(body("    b[i] = a[i] * c[i] + b[i] * c[i] + 1.0;"))
+    (k,) = rewrite(path, variant="accsat").kernels
+    assert k.fma >= 1
+    (k,) = rewrite(path, variant="accsat", fp_exact=True).kernels
+    assert k.fma == 0
+
+
+def compile_run(path, tmp_path, name):
+    exe = tmp_path / name
+    subprocess.run(["gcc", "-O0", "-fopenmp", "-foffload=disable", "-ffp-contract=off",
+                    str(path), "-o", str(exe), "-lm"], check=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
+def test_types_of_temporaries_and_casts_are_exact(cfile, tmp_path):
+    src = r"""#include <stdio.h>
+float f[8]; double d[8]; int k[8]; unsigned u[8]; long l[8]; char ch[8];
+double out1[8], out2[8]; float out3[8]; long out4[8]; unsigned out5[8]; int out6[8];
+int main(void) {
+  int i;
+  for (i = 0; i < 8; i++) { f[i] = 0.1f * (i + 1); d[i] = 0.3 * i; k[i] = 3 * i - 7;
+    u[i] = 4000000000u - i; l[i] = 100000L * i; ch[i] = (char)(i * 37); }
+  #pragma omp parallel for
+  for (i = 0; i < 8; i++) {
+    out1[i] = (double)f[i] * f[i] + (double)(f[i] * f[i]);
+    out2[i] = f[i] * 0.1 + f[i] * 0.1f + k[i] / 2 + k[i] / 2.0;
+    out3[i] = f[i] * f[i] + 2.0f * f[i];
+    out4[i] = (long)k[i] * 100000 + l[i] * k[i] + k[i] * 65536;
+    out5[i] = u[i] + u[i] * 3u + (unsigned)ch[i];
+    out6[i] = ch[i] + ch[i] * ch[i] + (k[i] >> 1) + (k[i] % 3);
+  }
+  for (i = 0; i < 8; i++)
+    printf("%a %a %a %ld %u %d\n", out1[i], out2[i], (double)out3[i], out4[i], out5[i], out6[i]);
+  return 0;
+}
+"""
+    path = cfile(src, "types.c")
+    expected = compile_run(path, tmp_path, "orig")
+    for variant in ("cse", "cse+bulk"):
+        out = tmp_path / f"types_{variant.replace('+', '_')}.c"
+        out.write_text(rewrite(path, variant=variant).text)
+        assert compile_run(out, tmp_path, variant.replace("+", "_")) == expected
