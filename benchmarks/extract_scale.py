@@ -5,7 +5,7 @@ subexpressions, saturates it in egglog (low-level bindings) with commutativity,
 associativity and FMA rules until about 10,000 e-nodes, converts the e-graph to
 accsat's plain data and times each extractor.
 
-    python benchmarks/extract_scale.py [--seeds 3] [--time-limit 30] [--target 10000]
+    python benchmarks/extract_scale.py [--seeds 3] [--time-limit 30] [--target 10000] [--cyclic]
 """
 
 from __future__ import annotations
@@ -33,8 +33,7 @@ SCHEMA = """
   (Fma String Term Term Term) (Neg String Term))
 """
 
-# Fma t a b c means a + b*c.  Neg-Neg makes the e-graph cyclic (x = -(-x)),
-# as the identity rules of the real rule set do.
+# Fma t a b c means a + b*c.  Neg-Neg can close a cycle (x = -(-x)).
 RULES = """
 (rewrite (Add t a b) (Add t b a))
 (rewrite (Mul t a b) (Mul t b a))
@@ -44,6 +43,17 @@ RULES = """
 (rewrite (Sub t a (Mul t b c)) (Fma t a (Neg t b) c))
 (rewrite (Sub t (Mul t b c) a) (Fma t (Neg t a) b c))
 (rewrite (Neg t (Neg t a)) a)
+"""
+
+# --cyclic: sign rules; with Neg-Neg they close many 2-cycles (x = -(-x),
+# a*b = -((-a)*b)), the shape identity rules give the real rule set.
+SIGN_RULES = """
+(rewrite (Sub t a b) (Add t a (Neg t b)))
+(rewrite (Add t a (Neg t b)) (Sub t a b))
+(rewrite (Neg t (Mul t a b)) (Mul t (Neg t a) b))
+(rewrite (Mul t (Neg t a) b) (Neg t (Mul t a b)))
+(rewrite (Neg t (Add t a b)) (Add t (Neg t a) (Neg t b)))
+(rewrite (Neg t (Sub t a b)) (Sub t b a))
 """
 
 OPS = ("Add", "Add", "Mul", "Mul", "Sub")
@@ -79,12 +89,13 @@ def random_kernel(n_stmts: int, seed: int) -> str:
     return "\n".join(lines)
 
 
-def saturate(program: str, target: int) -> tuple[EggGraph, int]:
+def saturate(program: str, target: int, cyclic: bool = False) -> tuple[EggGraph, int]:
     """Run one iteration at a time until the e-graph holds about ``target``
     nodes: stop at the first iteration reaching it, or undo one that
     overshoots past 1.6x (growth is ~3x per iteration here)."""
     egg = EggGraph()
-    egg.run_program(*egg.parse_program(SCHEMA + RULES + program))
+    rules = RULES + (SIGN_RULES if cyclic else "")
+    egg.run_program(*egg.parse_program(SCHEMA + rules + program))
     iters, size = 0, _size(egg)
     while size < target and iters < 10:
         egg.run_program(*egg.parse_program("(push) (run 1)"))
@@ -158,31 +169,39 @@ def _rows_serialized(egg: EggGraph) -> tuple[list[Row], list[object]]:
     return rows, lets
 
 
-def run(seed: int, stmts: int, target: int, time_limit: float) -> None:
+def run(seed: int, target: int, time_limit: float, cyclic: bool) -> dict[str, float]:
+    """One kernel: print and return each extractor's cost relative to greedy."""
+    stmts = random.Random(seed).randint(30, 80)
     start = time.perf_counter()
-    egg, iters = saturate(random_kernel(stmts, seed), target)
+    egg, iters = saturate(random_kernel(stmts, seed), target, cyclic)
     graph, roots = to_plain(egg)
-    sat = time.perf_counter() - start
     print(f"\nseed {seed}: {stmts} statements, {iters} iterations, {graph.node_count} nodes, "
-          f"{len(graph.classes)} classes, {len(set(roots))} roots ({sat:.1f} s)")
+          f"{len(graph.classes)} classes, {len(set(roots))} roots "
+          f"(saturated in {time.perf_counter() - start:.1f} s)", flush=True)
     model = load_cost_model("paper")
     base = extract(graph, roots, model, use_ilp=False)
-    print(f"  greedy        cost {base.cost:8.0f}  {base.seconds:6.2f} s")
+    print(f"  greedy     cost {base.cost:7.0f}  {base.seconds:6.2f} s", flush=True)
+    ratios = {}
     for solver in ("highs", "cbc"):
         res = extract(graph, roots, model, time_limit=time_limit, solver=solver)
-        print(f"  ilp {solver:<9} cost {res.cost:8.0f}  {res.seconds:6.2f} s  "
-              f"ratio {res.cost / base.cost:.4f}  status {res.status}")
+        ratios[solver] = res.cost / base.cost
+        print(f"  ilp {solver:<6} cost {res.cost:7.0f}  {res.seconds:6.2f} s  "
+              f"ratio {ratios[solver]:.3f}  {res.status}", flush=True)
+    return ratios
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--target", type=int, default=10_000)
-    ap.add_argument("--time-limit", type=float, default=30.0)
+    ap.add_argument("--seeds", type=int, default=3, help="kernels to try (default 3)")
+    ap.add_argument("--target", type=int, default=10_000, help="e-nodes to grow to")
+    ap.add_argument("--time-limit", type=float, default=30.0, help="seconds per ILP extraction")
+    ap.add_argument("--cyclic", action="store_true", help="add sign rules that make cycles")
     args = ap.parse_args()
-    for seed in range(args.seeds):
-        stmts = random.Random(seed).randint(30, 80)
-        run(seed, stmts, args.target, args.time_limit)
+    results = [run(seed, args.target, args.time_limit, args.cyclic) for seed in range(args.seeds)]
+    print()
+    for solver in ("highs", "cbc"):
+        mean = sum(r[solver] for r in results) / len(results)
+        print(f"mean ILP/greedy cost ratio, {solver}: {mean:.3f}")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,9 +17,11 @@ from accsat.extract import (
     dag_cost,
     extract,
     find_cycles,
+    ilp,
     load_cost_model,
 )
-from accsat.extract.greedy import greedy_dag
+from accsat.extract.dag import repair
+from accsat.extract.greedy import Unextractable, greedy_dag
 
 
 def node(cost: float, *children: int, tag: str = "") -> ENode:
@@ -101,6 +104,44 @@ def test_longer_cycle_is_cut_lazily(solver):
     assert res.status == "optimal"
 
 
+@pytest.mark.parametrize("solver", ["highs", "cbc"])
+def test_lazy_cuts_without_pruning(solver):
+    # The same ring straight to the ILP (pruning would drop the back edge by
+    # its bound): the first solution is the ring, a cut, then the optimum.
+    g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)],
+               2: [node(1, 0), node(20)]})
+    start = {0: node(50)}
+    deadline = time.perf_counter() + 30
+    out = ilp.solve(g.classes, [0], attr_cost, start, deadline, solver)
+    assert (out.cost, out.proven, out.from_ilp) == (22, True, True)
+    assert out.rounds == 2 and out.cuts == 1
+    assert not find_cycles(out.choice, [0])
+
+
+def test_unextractable_root():
+    with pytest.raises(Unextractable):
+        extract(graph({0: [node(1, 1)], 1: [node(1, 0)]}), [0], attr_cost)
+
+
+def test_no_time_for_the_ilp():
+    res = extract(graph(SHARING), [0], attr_cost, time_limit=0)
+    assert (res.cost, res.status, res.solver) == (80, "greedy", "none")
+
+
+def test_repair_breaks_a_cyclic_proposal():
+    g = graph({0: [node(1, 1)], 1: [node(1, 2), node(9)], 2: [node(1, 0), node(9, tag="z")]})
+    ring = {0: g.classes[0][0], 1: g.classes[1][0], 2: g.classes[2][0]}
+    fixed = repair(ring, {}, g.classes, [0], attr_cost)
+    assert fixed is not None and not find_cycles(fixed, [0])
+    assert fixed[0] is ring[0] and fixed[1] is ring[1]  # only the edge closing the ring goes
+    assert dag_cost(fixed, [0], attr_cost) == 11
+
+
+def test_no_roots():
+    res = extract(graph(SHARING), [], attr_cost)
+    assert (res.choice, res.cost, res.status) == ({}, 0, "greedy")
+
+
 def test_self_loop_never_chosen():
     g = graph({0: [node(0, 0, 1), node(7)], 1: [node(1)]})
     res = extract(g, [0], attr_cost)
@@ -164,6 +205,9 @@ def test_random_egraphs(cyclic, data):
     g, roots = data.draw(egraphs(cyclic))
     res = extract(g, roots, attr_cost, time_limit=10)
     check(g, roots, res)
+    greedy = greedy_dag(g, roots, attr_cost)
+    assert not find_cycles(greedy, roots)
+    assert dag_cost(greedy, roots, attr_cost) == res.greedy_cost
     assert res.status == "optimal"  # tiny problems: the proof is quick
     best = brute_force(g, roots)
     if best is not None:

@@ -38,8 +38,8 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     """Cheapest acyclic choice found within ``time_limit`` seconds (all stages).
 
     status: "optimal" when the solver proved it, "feasible" for an ILP answer
-    without proof, "greedy" when the greedy choice stands (ILP off, failed, or
-    no better).
+    without proof, "greedy" when the greedy choice stands (ILP off, out of
+    time, failed).  Raises Unextractable when a root has no acyclic term.
     """
     start = time.perf_counter()
     if solver not in ilp.SOLVERS:

@@ -1,0 +1,176 @@
+"""Random initial states: the values both runs of one trial start from.
+
+Everything is a deterministic hash of (seed, trial, name or location), so the
+original and the rewritten body see the same inputs and a failing trial can be
+replayed from its number.
+
+* Scalars declared outside the body (the loop index, the function's locals and
+  parameters) get a value of their type. Each variable draws a *mode*: mostly
+  small (integers 0..7, the range that keeps subscripts inside arrays; floats of
+  magnitude 0.5..8 with either sign), sometimes medium (integers -64..63) or
+  wide (any bit pattern of the width; floats 2^-40..2^40, zeros, inf, nan).
+* Pointers point to distinct objects of unknown size (``p:NAME``), except in
+  *aliasing* trials (one in three), where each non-``restrict`` pointer may
+  instead point into another pointer's object or into a declared array of its
+  element type, a few elements apart.
+* Memory no one stored yet holds a hash of (object, byte offset, type, epoch);
+  the epoch counts the opaque calls so far (a call may have written anything).
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from dataclasses import dataclass, field
+
+from ..frontend import ctypes as ct
+from .cvalues import F32, F80, Desc, desc
+
+MASK64 = (1 << 64) - 1
+
+
+def _splitmix(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def mix(*parts: int) -> int:
+    h = 0x243F6A8885A308D3
+    for p in parts:
+        h = _splitmix(h ^ (p & MASK64))
+    return h
+
+
+_NAME_HASH: dict[str, int] = {}
+
+
+def name_hash(name: str) -> int:
+    h = _NAME_HASH.get(name)
+    if h is None:
+        h = zlib.crc32(name.encode()) | (len(name) << 32)
+        _NAME_HASH[name] = h
+    return h
+
+
+SMALL, MEDIUM, WIDE = 0, 1, 2
+_KIND_CODE = {"i": 1, "b": 2, "f32": 3, "f64": 4, "f80": 5, "p": 6}
+
+
+def value_from_hash(h: int, d: Desc, mode: int, where: str):
+    """A value of the scalar type described by ``d`` drawn from the 64-bit hash ``h``."""
+    kind = d[0]
+    if kind == "i":
+        bits, signed = d[1], d[2]
+        if mode == SMALL:
+            return h % 8
+        if mode == MEDIUM:
+            return (h % 128) - 64 if signed else h % 128
+        v = h & ((1 << bits) - 1)
+        if signed and v >= 1 << (bits - 1):
+            v -= 1 << bits
+        return v
+    if kind == "b":
+        return h & 1
+    if kind == "p":
+        return ("*" + where, 0)
+    # floating point
+    special = (h >> 58) & 63
+    if mode == WIDE and special < 4:
+        v = (0.0, -0.0, math.inf, math.nan)[special]
+    else:
+        if kind == "f32":
+            m = 1.0 + (h & ((1 << 23) - 1)) / (1 << 23)
+        else:
+            m = 1.0 + (h & ((1 << 52) - 1)) / (1 << 52)
+        e = ((h >> 52) & 3) - 1 if mode != WIDE else ((h >> 52) % 81) - 40
+        v = math.ldexp(m, e)
+        if (h >> 56) & 3 == 0:
+            v = -v
+    if kind == "f32":
+        return F32(v)
+    if kind == "f80":
+        return F80(v)
+    return v
+
+
+@dataclass
+class TrialState:
+    """The inputs of one trial, shared by both runs."""
+
+    seed: int
+    trial: int
+    memory_mode: int
+    scalars: dict[str, object] = field(default_factory=dict)  # outer register variables
+    sizes: dict[str, int | None] = field(default_factory=dict)  # declared objects
+    aliasing: dict[str, str] = field(default_factory=dict)  # pointer -> what it points into
+
+    def memory_value(self, obj: str, off: int, d: Desc, epoch: int):
+        h = mix(self.seed, self.trial, name_hash(obj), off, _KIND_CODE[d[0]] * 256 + d[1], epoch)
+        where = f"{obj}@{off}" + (f"#{epoch}" if epoch else "")
+        return value_from_hash(h, d, self.memory_mode, where)
+
+    def call_value(self, name: str, count: int, d: Desc):
+        h = mix(self.seed, self.trial, name_hash("call:" + name), count, _KIND_CODE[d[0]])
+        return value_from_hash(h, d, SMALL, f"call:{name}#{count}")
+
+    def describe(self) -> str:
+        parts = [f"trial {self.trial} (seed {self.seed})"]
+        if self.aliasing:
+            parts.append("aliasing " + ", ".join(f"{p}->{t}" for p, t in sorted(self.aliasing.items())))
+        return "; ".join(parts)
+
+
+def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
+               objects: dict[str, tuple[str, ct.CType, int | None]],
+               restrict: frozenset[str] = frozenset(), alias: bool | None = None) -> TrialState:
+    """The inputs of trial ``trial``: values for the outer scalars ``scalars`` (name: type),
+    sizes of the declared ``objects`` (name: (object, type, size))."""
+    memory_mode = SMALL if trial < 2 or trial % 5 else (MEDIUM if trial % 10 == 5 else WIDE)
+    st = TrialState(seed, trial, memory_mode)
+    for _name, (obj, _t, size) in objects.items():
+        st.sizes[obj] = size
+    pointers: list[tuple[str, ct.Pointer]] = []
+    for name in sorted(scalars):
+        t = scalars[name]
+        if isinstance(t, ct.Pointer):
+            st.scalars[name] = ("p:" + name, 0)
+            pointers.append((name, t))
+            continue
+        h = mix(seed, trial, name_hash(name))
+        pick = (h >> 40) % 100
+        mode = SMALL if trial < 2 or pick < 70 else (MEDIUM if pick < 90 else WIDE)
+        st.scalars[name] = value_from_hash(mix(h, 1), desc(t), mode, name)
+    if alias is None:
+        alias = trial % 3 == 2
+    if alias:
+        _alias(st, seed, trial, pointers, objects, restrict)
+    return st
+
+
+def _leaf(t: ct.CType) -> ct.CType:
+    while isinstance(t, ct.Array):
+        t = t.of
+    return t
+
+
+def _alias(st: TrialState, seed: int, trial: int, pointers, objects, restrict) -> None:
+    """Point some non-restrict pointers into other pointers' objects or declared arrays."""
+    targets: list[tuple[ct.CType, str, int]] = []  # (element type, object, base offset)
+    for _name, (obj, t, _size) in sorted(objects.items()):
+        if isinstance(t, ct.Array):
+            targets.append((_leaf(t), obj, 0))
+    for name, t in pointers:
+        elem = t.to
+        size = ct.sizeof(elem) or 1
+        h = mix(seed, trial, name_hash(name), 77)
+        fitting = [x for x in targets if _leaf(x[0]) == _leaf(elem)]
+        if name not in restrict and fitting and h % 3 != 0:
+            _, obj, base = fitting[(h >> 8) % len(fitting)]
+            shift = ((h >> 20) % 5) - 2 if not obj.startswith(("g:", "o:")) else (h >> 20) % 4
+            st.scalars[name] = (obj, base + shift * size)
+            st.aliasing[name] = f"{obj}{shift * size:+d}"
+        if name not in restrict:
+            obj, off = st.scalars[name]
+            targets.append((elem, obj, off))

@@ -1,0 +1,68 @@
+"""The wrapper's settings, all from the environment (a Makefile passes nothing else)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+# accsat.pipeline.VARIANTS (not imported here: the pipeline is slow to import and a
+# cached rebuild must not pay for it; tests/test_wrapper*.py checks the two agree)
+VARIANTS = ("cse", "cse+sat", "cse+bulk", "accsat")
+DEFAULT_TIMEOUT = 300.0
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in ("1", "yes", "true", "on")
+
+
+def default_cache_dir() -> Path:
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = Path(xdg) if xdg else Path.home() / ".cache"
+    return base / "accsat"
+
+
+@dataclass(frozen=True)
+class Config:
+    variant: str = "accsat"
+    disable: bool = False
+    strict: bool = False
+    verbose: bool = False
+    report: str | None = None
+    keep: str | None = None
+    cache_dir: Path | None = None  # None: no cache
+    timeout: float = DEFAULT_TIMEOUT
+    problems: tuple[str, ...] = ()  # bad settings, one message each
+
+    @classmethod
+    def from_env(cls) -> Config:
+        problems = []
+        variant = os.environ.get("ACCSAT_VARIANT", "").strip() or "accsat"
+        if variant not in VARIANTS:
+            problems.append(f"ACCSAT_VARIANT='{variant}' is not a variant "
+                            f"(one of {', '.join(VARIANTS)})")
+        timeout = DEFAULT_TIMEOUT
+        raw = os.environ.get("ACCSAT_TIMEOUT", "").strip()
+        if raw:
+            try:
+                timeout = float(raw)
+                if not timeout > 0:
+                    raise ValueError
+            except ValueError:
+                problems.append(f"ACCSAT_TIMEOUT='{raw}' is not a positive number of seconds")
+                timeout = DEFAULT_TIMEOUT
+        cache_dir: Path | None = None
+        if os.environ.get("ACCSAT_CACHE", "1").strip().lower() not in ("0", "no", "false", "off"):
+            custom = os.environ.get("ACCSAT_CACHE_DIR", "").strip()
+            cache_dir = Path(custom) if custom else default_cache_dir()
+        return cls(
+            variant=variant,
+            disable=_flag("ACCSAT_DISABLE"),
+            strict=_flag("ACCSAT_STRICT"),
+            verbose=_flag("ACCSAT_VERBOSE"),
+            report=os.environ.get("ACCSAT_REPORT") or None,
+            keep=os.environ.get("ACCSAT_KEEP") or None,
+            cache_dir=cache_dir,
+            timeout=timeout,
+            problems=tuple(problems),
+        )

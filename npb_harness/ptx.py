@@ -1,0 +1,138 @@
+"""Static GPU view without a GPU: PTX instruction counts and ptxas resource usage.
+
+gcc's nvptx offload compiler (Debian's gcc-12-offload-nvptx) leaves the linked
+device code in ``<binary>.xnvptx-none.mkoffload`` under ``-save-temps``: PTX
+text, NUL-terminated. ``ptxas -arch=sm_80 -v`` then reports registers and
+spills per entry function.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+OFFLOAD_FLAGS = (
+    "-foffload=nvptx-none",
+    "-foffload-options=nvptx-none=-misa=sm_80",
+    # gcc 12 asks ptxas to verify for sm_35, which CUDA 13 no longer knows
+    "-foffload-options=nvptx-none=-Wa,--no-verify",
+)
+
+_ENTRY = re.compile(r"^\.entry\s+(?P<name>[^\s(]+)")
+_FUNC = re.compile(r"^\.(?:visible\s+)?\.?func\b")
+_INSTR = re.compile(r"^\s*(?:@!?%\w+\s+)?(?P<op>[a-z][a-z0-9_]*)(?P<suffix>\.[\w.]+)?\b")
+_PTXAS_ENTRY = re.compile(r"Compiling entry function '(?P<name>[^']+)'")
+_PTXAS_SPILL = re.compile(r"(?P<stores>\d+) bytes spill stores, (?P<loads>\d+) bytes spill loads")
+_PTXAS_REGS = re.compile(r"Used (?P<regs>\d+) registers")
+
+
+@dataclass
+class EntryStats:
+    """One device entry function (a compute construct)."""
+
+    name: str
+    loads: int = 0  # ld.* (global, generic, local...; not ld.param)
+    stores: int = 0
+    fma: int = 0
+    instructions: int = 0
+    registers: int | None = None
+    spill_stores: int | None = None
+    spill_loads: int | None = None
+    ops: Counter = field(default_factory=Counter)
+
+
+def find_ptx(build_dir: Path) -> Path | None:
+    """The linked device code gcc left in ``build_dir``, if any."""
+    found = sorted(build_dir.glob("*.xnvptx-none.mkoffload"))
+    return found[0] if found else None
+
+
+def clean_ptx(raw: Path, out: Path) -> Path:
+    """A copy ptxas accepts (mkoffload's file ends with a NUL byte)."""
+    out.write_bytes(raw.read_bytes().replace(b"\0", b""))
+    return out
+
+
+def count_instructions(ptx: str) -> dict[str, EntryStats]:
+    """Instruction counts per ``.entry`` (helper ``.func`` bodies are not counted)."""
+    entries: dict[str, EntryStats] = {}
+    current: EntryStats | None = None
+    depth = 0
+    for line in ptx.splitlines():
+        text = line.strip()
+        if not text or text.startswith("//"):
+            continue
+        m = _ENTRY.match(text)
+        if m and not text.endswith(";"):
+            current = entries.setdefault(m.group("name"), EntryStats(m.group("name")))
+            depth = 0
+            continue
+        if _FUNC.match(text) and not text.endswith(";"):
+            current, depth = None, 0
+            continue
+        depth += text.count("{") - text.count("}")
+        if current is None or depth <= 0 and text == "}":
+            continue
+        if text.endswith(":") or text.startswith(".") or text in ("{", "}"):
+            continue
+        m = _INSTR.match(text)
+        if not m:
+            continue
+        op, suffix = m.group("op"), m.group("suffix") or ""
+        current.instructions += 1
+        current.ops[op] += 1
+        if op == "ld" and not suffix.startswith(".param"):
+            current.loads += 1
+        elif op == "st" and not suffix.startswith(".param"):
+            current.stores += 1
+        elif op == "fma":
+            current.fma += 1
+    return entries
+
+
+def run_ptxas(ptx: Path, arch: str = "sm_80") -> dict[str, dict[str, int]]:
+    """Registers and spill bytes per entry, from ``ptxas -v`` (empty without ptxas)."""
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        return {}
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", str(ptx), "-o", "/dev/null"],
+                          capture_output=True, text=True)
+    out: dict[str, dict[str, int]] = {}
+    name = None
+    for line in (proc.stdout + proc.stderr).splitlines():
+        m = _PTXAS_ENTRY.search(line)
+        if m:
+            name = m.group("name")
+            out[name] = {}
+            continue
+        if name is None:
+            continue
+        m = _PTXAS_SPILL.search(line)
+        if m:
+            out[name]["spill_stores"] = int(m.group("stores"))
+            out[name]["spill_loads"] = int(m.group("loads"))
+        m = _PTXAS_REGS.search(line)
+        if m:
+            out[name]["registers"] = int(m.group("regs"))
+    return out
+
+
+def analyse(raw: Path, work: Path) -> dict[str, EntryStats]:
+    """Counts and ptxas figures for every entry of one linked device image."""
+    ptx = clean_ptx(raw, work / (raw.name + ".ptx"))
+    entries = count_instructions(ptx.read_text(errors="replace"))
+    for name, figures in run_ptxas(ptx).items():
+        stats = entries.setdefault(name, EntryStats(name))
+        stats.registers = figures.get("registers")
+        stats.spill_stores = figures.get("spill_stores")
+        stats.spill_loads = figures.get("spill_loads")
+    return entries
+
+
+def source_function(entry: str) -> str:
+    """``x_solve$_omp_fn$3`` -> ``x_solve``."""
+    return entry.split("$", 1)[0]
