@@ -122,6 +122,29 @@ def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
         sys.stdout.write(result.text)
 
 
+class _LazyGroup(click.Group):
+    """Subcommands whose code lives in other packages, imported only when used."""
+
+    lazy = {"npb": ("npb_harness.cli", "npb"), "spec": ("spec_harness.cli", "spec")}
+
+    def list_commands(self, ctx):
+        return sorted(self.lazy)
+
+    def get_command(self, ctx, name):
+        if name not in self.lazy:
+            return None
+        module, attr = self.lazy[name]
+        try:
+            return getattr(__import__(module, fromlist=[attr]), attr)
+        except (ImportError, AttributeError):
+            return None
+
+
+@main.group(cls=_LazyGroup)
+def bench() -> None:
+    """Benchmark sweeps: NPB-ACC (npb) and SPEC ACCEL (spec)."""
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write to a temporary file next to ``path`` and rename it over: never half a file."""
     folder = path.parent if str(path.parent) else Path(".")

@@ -5,16 +5,20 @@ original and the rewritten body see the same inputs and a failing trial can be
 replayed from its number.
 
 * Scalars declared outside the body (the loop index, the function's locals and
-  parameters) get a value of their type. Each variable draws a *mode*: mostly
-  small (integers 0..7, the range that keeps subscripts inside arrays; floats of
-  magnitude 0.5..8 with either sign), sometimes medium (integers -64..63) or
-  wide (any bit pattern of the width; floats 2^-40..2^40, zeros, inf, nan).
+  parameters) get a value of their type, in a *mode* that cycles with the
+  trial: every variable tiny (integers 0..3: subscripts stay inside even small
+  arrays and two indices are often equal), shifted (2..5: ``i-2`` stays in
+  range), small (0..7), then each variable its own mode among tiny, small,
+  medium (-64..63) and wide (any bit pattern of the width). Floats are 0.5..8 in magnitude with
+  either sign; in wide mode 2^-40..2^40, zeros, inf and nan too.
 * Pointers point to distinct objects of unknown size (``p:NAME``), except in
   *aliasing* trials (one in three), where each non-``restrict`` pointer may
   instead point into another pointer's object or into a declared array of its
   element type, a few elements apart.
 * Memory no one stored yet holds a hash of (object, byte offset, type, epoch);
   the epoch counts the opaque calls so far (a call may have written anything).
+  Integers there are tiny or small (wide or medium in one trial out of five),
+  pointers point to fresh objects.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ def name_hash(name: str) -> int:
     return h
 
 
-SMALL, MEDIUM, WIDE = 0, 1, 2
+SMALL, MEDIUM, WIDE, TINY, SHIFTED = 0, 1, 2, 3, 4
 _KIND_CODE = {"i": 1, "b": 2, "f32": 3, "f64": 4, "f80": 5, "p": 6}
 
 
@@ -65,6 +69,10 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
         bits, signed = d[1], d[2]
         if mode == SMALL:
             return h % 8
+        if mode == TINY:
+            return h % 4
+        if mode == SHIFTED:
+            return 2 + h % 4
         if mode == MEDIUM:
             return (h % 128) - 64 if signed else h % 128
         v = h & ((1 << bits) - 1)
@@ -127,7 +135,10 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
                restrict: frozenset[str] = frozenset(), alias: bool | None = None) -> TrialState:
     """The inputs of trial ``trial``: values for the outer scalars ``scalars`` (name: type),
     sizes of the declared ``objects`` (name: (object, type, size))."""
-    memory_mode = SMALL if trial < 2 or trial % 5 else (MEDIUM if trial % 10 == 5 else WIDE)
+    if trial % 5 == 4:
+        memory_mode = MEDIUM if trial % 10 == 4 else WIDE
+    else:
+        memory_mode = TINY if trial % 2 == 0 else SMALL
     st = TrialState(seed, trial, memory_mode)
     for _name, (obj, _t, size) in objects.items():
         st.sizes[obj] = size
@@ -140,7 +151,14 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
             continue
         h = mix(seed, trial, name_hash(name))
         pick = (h >> 40) % 100
-        mode = SMALL if trial < 2 or pick < 70 else (MEDIUM if pick < 90 else WIDE)
+        if trial < 2 or trial % 4 == 0:
+            mode = TINY
+        elif trial % 4 == 1:
+            mode = SHIFTED
+        elif trial % 4 == 2:
+            mode = SMALL
+        else:
+            mode = TINY if pick < 40 else SMALL if pick < 60 else MEDIUM if pick < 80 else WIDE
         st.scalars[name] = value_from_hash(mix(h, 1), desc(t), mode, name)
     if alias is None:
         alias = trial % 3 == 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from dataclasses import dataclass, field
 
 LAUNCHERS = frozenset({"ccache", "sccache", "distcc", "icecc", "buildcache", "pump"})
@@ -110,11 +109,11 @@ def family_of(compiler: str) -> tuple[str, bool]:
     name = os.path.basename(compiler)
     name = re.sub(r"(-\d+(\.\d+)*|\d+(\.\d+)*)$", "", name)  # versioned names
     cxx = name.endswith("++") or name in ("CC", "icpc", "icpx", "xlC") or name.endswith("g++")
-    if "clang" in name:
+    if "clang" in name or name in ("icx", "icpx"):
         return "clang", cxx
     if name in ("nvc", "nvc++", "pgcc", "pgc++", "pgCC"):
         return "nvc", cxx
-    if name.endswith(("gcc", "g++", "cc", "c++")) or name in ("c", "icx", "icpx", "icc", "icpc"):
+    if name.endswith(("gcc", "g++", "cc", "c++")) or name in ("c", "icc", "icpc"):
         return "gcc", cxx
     return "other", cxx
 
@@ -130,6 +129,8 @@ def expand_response_files(args: list[str], depth: int = 0) -> list[str]:
             except (OSError, UnicodeDecodeError):
                 out.append(a)
                 continue
+            import shlex
+
             out += expand_response_files(shlex.split(text), depth + 1)
         else:
             out.append(a)
@@ -198,9 +199,8 @@ def classify(argv: list[str]) -> Invocation:
         if takes_next:
             i += 2
             continue
-        if not a.startswith("-") or a == "-":
-            if a != "-" and _lang_is_c(lang, a, cxx) and os.path.isfile(a):
-                inv.sources.append(Source(i, a))
+        if not a.startswith("-") and _lang_is_c(lang, a, cxx) and os.path.isfile(a):
+            inv.sources.append(Source(i, a))
         i += 1
     if inv.passthrough is None and not inv.sources:
         inv.passthrough = "no C source to rewrite"

@@ -12,10 +12,10 @@ one; any problem with the cache only costs a rewrite.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from .. import __version__
@@ -79,6 +79,8 @@ class Cache:
         path = self._path(k)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
         except OSError:
             return
@@ -87,7 +89,5 @@ class Cache:
                 json.dump(entry, f)
             os.replace(tmp, path)
         except OSError:
-            try:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-            except OSError:
-                pass

@@ -8,14 +8,18 @@ compiler spells as it would have.  So the only change is the temporary folder
 prefix, in whichever dependency files this call wrote: the ``-MF`` file, or
 ``*.d`` next to the output or in the working folder (gcc and clang name them
 from ``-o`` or from the source), recognised by holding the private folder's
-name, which no other file can.
+name, which no other file can.  The first rule is then wrapped again the way
+the compiler wraps it (the long temporary name had moved its line breaks), so
+the file is byte for byte what the plain compile writes.
 """
 
 from __future__ import annotations
 
 import glob
 import os
-import tempfile
+import re
+
+_TOKEN = re.compile(r"(?:\\.|[^\s\\])+")
 
 
 def make_escape(path: str) -> str:
@@ -37,9 +41,93 @@ def candidates(dep_file: str | None, output: str | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def fix(files: list[str], marker: str, prefixes: list[tuple[str, str]], since: float) -> None:
+def _first_rule(text: str) -> tuple[list[str], list[str], str] | None:
+    """(targets, prerequisites, the rest of the file) of a dependency file."""
+    lines = text.split("\n")
+    n = 0
+    while n < len(lines) and lines[n].endswith("\\"):
+        n += 1
+    if n >= len(lines):
+        return None
+    joined = " ".join(line[:-1] if i < n else line for i, line in enumerate(lines[:n + 1]))
+    tokens = _TOKEN.findall(joined)
+    for i, tok in enumerate(tokens):
+        if tok.endswith(":"):
+            targets = [*tokens[:i], tok[:-1]] if tok != ":" else tokens[:i]
+            return [t for t in targets if t], tokens[i + 1:], "\n".join(lines[n + 1:])
+    return None
+
+
+def _unescaped_len(name: str) -> int:
+    return len(name.replace("$$", "$").replace("\\ ", " ").replace("\\#", "#"))
+
+
+def gcc_rule(targets: list[str], prereqs: list[str], colmax: int = 72) -> str:
+    """libcpp's make_write (gcc 10 and later)."""
+    out: list[str] = []
+    col = 0
+
+    def name(n: str) -> None:
+        nonlocal col
+        if col:
+            if col + len(n) > colmax:
+                out.append(" \\\n")
+                col = 0
+            col += 1
+            out.append(" ")
+        col += len(n)
+        out.append(n)
+
+    for t in targets:
+        name(t)
+    out.append(":")
+    col += 1
+    for p in prereqs:
+        name(p)
+    return "".join(out)
+
+
+def clang_rule(targets: list[str], prereqs: list[str], colmax: int = 75) -> str:
+    """clang's DependencyFileGenerator::outputDependencyFile."""
+    out: list[str] = []
+    col = 0
+    for t in targets:
+        n = len(t)
+        if col == 0:
+            col += n
+        elif col + n + 2 > colmax:
+            col = n + 2
+            out.append(" \\\n  ")
+        else:
+            col += n + 1
+            out.append(" ")
+        out.append(t)
+    out.append(":")
+    col += 1
+    for p in prereqs:
+        n = _unescaped_len(p)
+        if col + (n + 1) + 2 > colmax:
+            out.append(" \\\n ")
+            col = 2
+        out.append(" " + p)
+        col += n + 1
+    return "".join(out)
+
+
+def rewrap(text: str, style: str) -> str:
+    rule = _first_rule(text)
+    if rule is None or style not in ("gcc", "clang"):
+        return text
+    targets, prereqs, rest = rule
+    first = gcc_rule(targets, prereqs) if style == "gcc" else clang_rule(targets, prereqs)
+    return first + "\n" + rest
+
+
+def fix(files: list[str], marker: str, prefixes: list[tuple[str, str]], since: float,
+        style: str) -> None:
     """In each of ``files`` changed since ``since`` that mentions ``marker`` (the
-    private folder), replace each (temporary, original) folder prefix."""
+    private folder), replace each (temporary, original) folder prefix; then wrap
+    the first rule as the compiler (``style``: gcc, clang or other) does."""
     for path in files:
         try:
             if os.stat(path).st_mtime < since:
@@ -53,8 +141,11 @@ def fix(files: list[str], marker: str, prefixes: list[tuple[str, str]], since: f
         for tmp, orig in prefixes:
             text = text.replace(make_escape(tmp), make_escape(orig))
             text = text.replace(tmp, orig)
+        text = rewrap(text, style)
         folder = os.path.dirname(path) or "."
         try:
+            import tempfile
+
             fd, tmp_path = tempfile.mkstemp(prefix=".accsat-dep-", dir=folder)
             with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(text)

@@ -17,16 +17,15 @@ The rules that keep a build working whatever accsat does:
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from . import deps
+from . import deps, workdir
 from .args import Invocation, Source
 from .cache import Cache, key
 from .config import Config
@@ -104,6 +103,8 @@ def keep(folder: str, original: str, text: str) -> None:
     target = Path(folder) / Path(os.path.abspath(original)).relative_to("/")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(text)
@@ -113,10 +114,10 @@ def keep(folder: str, original: str, text: str) -> None:
 
 
 class Build:
-    def __init__(self, inv: Invocation, cfg: Config, workdir: str):
+    def __init__(self, inv: Invocation, cfg: Config):
         self.inv = inv
         self.cfg = cfg
-        self.workdir = workdir
+        self.workdir: workdir.Workdir | None = None
         self.cache = Cache(cfg.cache_dir) if cfg.cache_dir is not None else None
         self.start = time.time()
 
@@ -160,6 +161,7 @@ class Build:
         inv = self.inv
         args = list(inv.args)
         front: list[str] = []
+        back: list[str] = []  # last: gcc lets the last matching prefix map win
         for src, _outcome, path in done:
             args[src.index] = path
             folder = os.path.dirname(src.path)
@@ -169,8 +171,8 @@ class Build:
                 front += flag
             if inv.debug and inv.gnu_like:
                 new = folder + "/" if folder else ""
-                front.append(f"-fdebug-prefix-map={os.path.dirname(path)}/={new}")
-        return [*inv.launcher, inv.compiler, *front, *self.color(), *args]
+                back.append(f"-fdebug-prefix-map={os.path.dirname(path)}/={new}")
+        return [*inv.launcher, inv.compiler, *front, *self.color(), *args, *back]
 
     def run(self) -> int:
         inv, cfg = self.inv, self.cfg
@@ -178,7 +180,7 @@ class Build:
 
         pp = PreprocessOptions(tuple(inv.cpp_flags), inv.openacc, inv.openmp)
         warnings: list[str] = []
-        done: list[tuple[Source, Outcome, str]] = []
+        chosen: list[tuple[int, Source, Outcome]] = []
         outcomes: list[Outcome] = []
         for n, src in enumerate(inv.sources):
             outcome, cached = self.outcome(src, pp)
@@ -193,27 +195,42 @@ class Build:
                 say(f"{PROG}: {src.path}: {outcome.rewritten} of {len(outcome.kernels)} kernels "
                     f"rewritten ({cfg.variant}{', cached' if cached else ''})")
             if outcome.rewritten:
-                folder = os.path.join(self.workdir, str(n))
-                os.mkdir(folder)
-                path = os.path.join(folder, os.path.basename(src.path))
-                with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
-                    f.write(outcome.text or "")
                 if cfg.keep:
                     keep(cfg.keep, src.path, outcome.text or "")
-                done.append((src, outcome, path))
+                chosen.append((n, src, outcome))
 
-        original = inv.command
-        if not done:
+        if not chosen:
             self.report(outcomes)
             if not warnings:
                 return EXEC
-            rc, out, err = run_compiler([*original[:len(inv.launcher) + 1], *self.color(),
-                                         *inv.args], capture=True)
+            rc, out, err = run_compiler([*inv.launcher, inv.compiler, *self.color(), *inv.args],
+                                        capture=True)
             if rc == 0:
                 for w in warnings:
                     say(w)
             replay(out, err)
             return rc
+
+        h = hashlib.sha256(os.getcwd().encode() + b"\0")
+        for n, src, outcome in chosen:
+            h.update(f"{n}\0{src.path}\0".encode() + (outcome.text or "").encode(
+                "utf-8", "surrogateescape") + b"\0")
+        self.workdir = workdir.acquire(h.hexdigest())
+        try:
+            return self.compile(chosen, outcomes, warnings)
+        finally:
+            self.workdir.release()
+
+    def compile(self, chosen, outcomes: list[Outcome], warnings: list[str]) -> int:
+        inv, cfg = self.inv, self.cfg
+        done: list[tuple[Source, Outcome, str]] = []
+        for n, src, outcome in chosen:
+            folder = os.path.join(self.workdir.path, str(n))
+            os.mkdir(folder)
+            path = os.path.join(folder, os.path.basename(src.path))
+            with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(outcome.text or "")
+            done.append((src, outcome, path))
 
         rc, out, err = run_compiler(self.substituted(done), capture=True)
         if rc < 0 and -rc in _STOP_SIGNALS:
@@ -223,15 +240,15 @@ class Build:
                 prefixes = [(os.path.dirname(p) + "/",
                              os.path.dirname(s.path) + "/" if os.path.dirname(s.path) else "")
                             for s, _, p in done]
-                deps.fix(deps.candidates(inv.dep_file, inv.output),
-                         os.path.basename(self.workdir), prefixes, self.start - 1)
+                deps.fix(deps.candidates(inv.dep_file, inv.output), self.workdir.marker,
+                         prefixes, self.start - 1, inv.family)
             self.report(outcomes)
             for w in warnings:
                 say(w)
             replay(out, err)
             return 0
         # the rewritten sources did not compile: the original command decides
-        rc0, _, _ = run_compiler(original, capture=False)
+        rc0, _, _ = run_compiler(inv.command, capture=False)
         if rc0 == 0:
             names = ", ".join(s.path for s, _, _ in done)
             reason = "the rewritten source did not compile"
@@ -260,20 +277,17 @@ EXEC = -(1 << 30)  # Build.run's answer for "run the original command as it is"
 
 
 def run(inv: Invocation, cfg: Config) -> int:
-    """Rewrite and compile in a private folder; the compiler's exit status (negative: the
-    signal that ended it)."""
-    workdir = tempfile.mkdtemp(prefix="accsat-cc-")
+    """Rewrite and compile; the compiler's exit status (negative: the signal that ended it)."""
     previous = {s: signal.getsignal(s) for s in _STOP_SIGNALS[1:]}
     try:
         for s in previous:
             signal.signal(s, _interrupt)
-        rc = Build(inv, cfg, workdir).run()
+        rc = Build(inv, cfg).run()
     except KeyboardInterrupt:
         rc = -signal.SIGINT
     except Interrupted as stop:
         rc = -stop.signum
     finally:
-        shutil.rmtree(workdir, ignore_errors=True)
         for s, handler in previous.items():
             signal.signal(s, handler)
     if rc == EXEC:

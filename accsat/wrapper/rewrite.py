@@ -10,6 +10,7 @@ one warning line, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -78,6 +79,9 @@ def rewrite(path: str, name: str, variant: str, preprocess, timeout: float) -> O
         status = 1
         try:
             os.close(rfd)
+            import faulthandler
+
+            faulthandler.disable()  # a crash is reported by the parent, in one line
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -111,10 +115,8 @@ def rewrite(path: str, name: str, variant: str, preprocess, timeout: float) -> O
     finally:
         os.close(rfd)
         if not done:  # timed out, or interrupted: the child must not outlive us
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         _, status = os.waitpid(pid, 0)
     if timed_out:
         return Outcome(error=f"{path}: timed out after {timeout:g} s (ACCSAT_TIMEOUT)",

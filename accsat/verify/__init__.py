@@ -1,0 +1,48 @@
+"""Translation validation of accsat's rewrites.
+
+An interpreter for the C of kernel bodies (``interp``) runs each body before
+and after rewriting on random states (``states``) over a symbolic memory
+(``memory``) and compares final memory, live-out variables and calls
+(``compare``). ``validate`` holds the entry points:
+
+* ``verify_body(kernel, symbols, new_body_text, options, defined=...)`` -> KernelVerdict
+  (the per-kernel hook for the pipeline: keep the rewrite unless ``verdict == "fail"``);
+* ``verify_file(original_path, rewritten_text, options)`` -> FileVerification
+  (``.verdicts``, ``.text`` with failed kernels put back as written, ``.ok``);
+* ``check_file(path, options)`` -> (FileResult, FileVerification)  (``accsat check``);
+* ``format_table(verdicts)``, ``tolerance_for(options)``.
+
+``python -m accsat.verify FILE.c [--variant V] [--trials N] [-I DIR]`` prints the table.
+"""
+
+from .compare import Tolerance
+from .validate import (
+    DEFAULT_SEED,
+    DEFAULT_TRIALS,
+    FileVerification,
+    KernelVerdict,
+    check_file,
+    format_table,
+    parse_body,
+    tolerance_for,
+    verify_body,
+    verify_file,
+    verify_kernels,
+    verify_programs,
+)
+
+__all__ = [
+    "DEFAULT_SEED",
+    "DEFAULT_TRIALS",
+    "FileVerification",
+    "KernelVerdict",
+    "Tolerance",
+    "check_file",
+    "format_table",
+    "parse_body",
+    "tolerance_for",
+    "verify_body",
+    "verify_file",
+    "verify_kernels",
+    "verify_programs",
+]

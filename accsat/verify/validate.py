@@ -1,0 +1,362 @@
+"""Translation validation: run each kernel body before and after rewriting on
+random states and compare.
+
+Entry points:
+
+``verify_body(kernel, symbols, new_body_text, options)``
+    one kernel, from the frontend's ``Kernel`` and the body text accsat printed
+    for it (what the pipeline has in hand before splicing);
+``verify_file(original_path, rewritten_text, options)``
+    every kernel of a file, matched by position after re-parsing the rewritten
+    text the same way (preprocess + parse with the same flags);
+``check_file(path, options)``
+    rewrite the file, then ``verify_file`` it (``accsat check``).
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from pycparser import c_ast, c_generator, c_parser
+
+from ..errors import AccsatError
+from ..frontend.kernels import Kernel, find_kernels
+from ..frontend.parse import parse
+from ..frontend.preprocess import preprocess
+from ..frontend.source_map import BodySpan, SourceMap
+from ..frontend.symbols import FileSymbols, Scope
+from .compare import Tolerance, compare_runs
+from .cvalues import NotModelled, Trap
+from .interp import DEFAULT_STEP_LIMIT, Program, compile_body, execute
+from .states import make_state
+
+DEFAULT_TRIALS = 24
+DEFAULT_SEED = 20240917
+
+_GEN = c_generator.CGenerator()
+
+
+@dataclass
+class KernelVerdict:
+    """What translation validation found for one kernel."""
+
+    index: int  # position of the kernel in the file (0-based, source order)
+    line: int  # line of the kernel's ``for`` in the original file
+    function: str
+    verdict: str  # "pass" | "fail" | "unsupported" | "unchanged"
+    states_tried: int = 0  # trial states run on the original
+    skipped: int = 0  # states where the original had undefined behaviour or ran too long
+    max_rel_error: float = 0.0  # largest relative difference of any compared float
+    tolerance: Tolerance | None = None  # None: compared bit for bit
+    message: str = ""  # why it failed / is unsupported (with the trial to replay)
+    skip_reasons: dict[str, int] = field(default_factory=dict)
+    file: str = ""
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict == "fail"
+
+    @property
+    def comparison(self) -> str:
+        return "bit-exact" if self.tolerance is None else f"within {self.tolerance}"
+
+    def location(self) -> str:
+        return f"{self.file}:{self.line}" if self.file else f"line {self.line}"
+
+
+@dataclass
+class FileVerification:
+    verdicts: list[KernelVerdict]
+    text: str  # the rewritten text with the body of every failed kernel put back as written
+    reverted: list[int] = field(default_factory=list)  # indices of the kernels put back
+
+    @property
+    def failed(self) -> list[KernelVerdict]:
+        return [v for v in self.verdicts if v.verdict == "fail"]
+
+    @property
+    def ok(self) -> bool:
+        return not self.failed
+
+
+# ----------------------------------------------------------------------------------------------
+# tolerance
+
+def tolerance_for(options) -> Tolerance | None:
+    """None (bit-exact) unless the options run a rule that can change a float result."""
+    if any(r.fp_changing for r in options.rulesets()):
+        return Tolerance()
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# one kernel
+
+def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS,
+                    seed: int = DEFAULT_SEED, tolerance: Tolerance | None = None,
+                    step_limit: int = DEFAULT_STEP_LIMIT, max_attempts: int | None = None,
+                    verdict: KernelVerdict | None = None) -> KernelVerdict:
+    """Run both programs on up to ``max_attempts`` states (default 3 x ``trials``) until
+    ``trials`` of them ran without undefined behaviour in the original; compare each."""
+    v = verdict or KernelVerdict(0, 0, "", "pass")
+    v.tolerance = tolerance
+    scalars = {n: t for n, (_s, t) in new.outer_vars.items()}
+    scalars.update({n: t for n, (_s, t) in orig.outer_vars.items()})
+    objects = dict(new.outer_objects)
+    objects.update(orig.outer_objects)
+    restrict = orig.restrict | new.restrict
+    reasons: Counter[str] = Counter()
+    good = 0
+    attempts = max_attempts if max_attempts is not None else 3 * trials
+    trial = 0
+    while good < trials and trial < attempts:
+        state = make_state(seed, trial, scalars, objects, restrict)
+        trial += 1
+        v.states_tried += 1
+        try:
+            ro = execute(orig, state, step_limit)
+        except Trap as exc:
+            v.skipped += 1
+            reasons[f"{exc.kind}: {_short(exc.reason)}"] += 1
+            continue
+        except (ArithmeticError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            v.verdict = "unsupported"
+            v.message = f"interpreter error on the original: {type(exc).__name__}: {exc}"
+            return v
+        good += 1
+        try:
+            rn = execute(new, state, step_limit)
+        except Trap as exc:
+            v.verdict = "fail"
+            v.message = (f"{state.describe()}: the rewritten body has {exc.kind} where the "
+                         f"original has none: {exc.reason}")
+            break
+        except (ArithmeticError, ValueError, TypeError, KeyError, RecursionError) as exc:
+            v.verdict = "unsupported"
+            v.message = f"interpreter error on the rewrite: {type(exc).__name__}: {exc}"
+            return v
+        cmp = compare_runs(ro, rn, state, tolerance)
+        if math.isfinite(cmp.max_rel_error):
+            v.max_rel_error = max(v.max_rel_error, cmp.max_rel_error)
+        if not cmp.ok:
+            v.verdict = "fail"
+            v.message = f"{state.describe()}: " + "; ".join(cmp.problems)
+            break
+    v.skip_reasons = dict(reasons.most_common())
+    if v.verdict == "pass" and good == 0:
+        v.verdict = "unsupported"
+        top = reasons.most_common(1)[0][0] if reasons else "no state"
+        v.message = f"every state was skipped ({top})"
+    return v
+
+
+def _short(reason: str) -> str:
+    """A skip reason without the numbers, so that reasons group."""
+    out = []
+    for word in reason.split():
+        out.append("N" if any(ch.isdigit() for ch in word) and "@" not in word else word)
+    return " ".join(out)[:80]
+
+
+def verify_kernels(orig: Kernel, orig_symbols: FileSymbols, new_body: c_ast.Node,
+                   new_scope: Scope, new_symbols: FileSymbols, *,
+                   defined: frozenset[str] = frozenset(), new_defined: frozenset[str] | None = None,
+                   trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
+                   tolerance: Tolerance | None = None, index: int = 0, file: str = "",
+                   step_limit: int = DEFAULT_STEP_LIMIT) -> KernelVerdict:
+    """Validate ``new_body`` (resolved in ``new_scope``) against the kernel's own body."""
+    start = time.perf_counter()
+    v = KernelVerdict(index, orig.line, orig.function, "pass", tolerance=tolerance, file=file)
+    try:
+        if _text(orig.loop.stmt) == _text(new_body):
+            v.verdict = "unchanged"
+            return v
+        try:
+            p_orig = compile_body(orig.loop.stmt, orig.scope, orig_symbols, defined,
+                                  orig.address_taken)
+        except NotModelled as exc:
+            v.verdict, v.message = "unsupported", f"original: {exc}"
+            return v
+        try:
+            p_new = compile_body(new_body, new_scope, new_symbols,
+                                 defined if new_defined is None else new_defined,
+                                 orig.address_taken)
+        except NotModelled as exc:
+            v.verdict, v.message = "unsupported", f"rewritten: {exc}"
+            return v
+        return verify_programs(p_orig, p_new, trials=trials, seed=seed, tolerance=tolerance,
+                               step_limit=step_limit, verdict=v)
+    finally:
+        v.seconds = time.perf_counter() - start
+
+
+def _text(node: c_ast.Node) -> str:
+    return _GEN.visit(node) if not isinstance(node, c_ast.Compound) else _GEN.visit(node)
+
+
+_PARSER: c_parser.CParser | None = None
+
+
+def parse_body(text: str, scope: Scope) -> c_ast.Compound:
+    """Parse a printed body on its own: the typedef names of ``scope`` are declared first."""
+    global _PARSER
+    names: set[str] = set()
+    s: Scope | None = scope
+    while s is not None:
+        names.update(s.typedefs)
+        s = s.parent
+    prelude = "".join(f"typedef int {n};\n" for n in sorted(names))
+    src = f"{prelude}void __accsat_verify_body(void)\n{{\n{text}\n}}\n"
+    if _PARSER is None:
+        _PARSER = c_parser.CParser()
+    try:
+        ast = _PARSER.parse(src, "<rewritten body>")
+    except Exception as exc:
+        raise AccsatError(f"cannot parse the rewritten body: {exc}") from None
+    fn = ast.ext[-1]
+    assert isinstance(fn, c_ast.FuncDef)
+    items = fn.body.block_items or []
+    if len(items) == 1:
+        return items[0]
+    return fn.body
+
+
+def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, options=None, *,
+                defined: frozenset[str] = frozenset(), trials: int = DEFAULT_TRIALS,
+                seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
+                file: str = "", index: int = 0) -> KernelVerdict:
+    """Validate the body text accsat printed for ``kernel`` (the pipeline's hook).
+
+    ``symbols`` and ``defined`` (the functions the file defines) are the file's, as
+    the pipeline has them; ``tolerance="auto"`` derives it from ``options``.
+    Keep the rewrite unless the verdict is ``"fail"``.
+    """
+    if tolerance == "auto":
+        tolerance = tolerance_for(options) if options is not None else None
+    try:
+        body = parse_body(new_body_text, kernel.scope)
+    except AccsatError as exc:
+        return KernelVerdict(index, kernel.line, kernel.function, "fail", message=str(exc),
+                             file=file, tolerance=tolerance)
+    return verify_kernels(kernel, symbols, body, kernel.scope, symbols, defined=defined,
+                          trials=trials, seed=seed, tolerance=tolerance, index=index, file=file)
+
+
+# ----------------------------------------------------------------------------------------------
+# whole files
+
+def _defined(ast: c_ast.FileAST) -> frozenset[str]:
+    return frozenset(e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef))
+
+
+def _header(k: Kernel) -> str:
+    loop = k.loop
+    return " ; ".join(_GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond,
+                                                                       loop.next))
+
+
+def verify_file(original: Path, rewritten_text: str, options, *, trials: int = DEFAULT_TRIALS,
+                seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
+                original_text: str | None = None) -> FileVerification:
+    """Validate every kernel of ``rewritten_text`` against ``original``.
+
+    The rewritten text is preprocessed and parsed with the same flags (from a
+    temporary copy; ``#include "..."`` still finds the original's neighbours) and
+    its kernels are matched with the original's by position; a different count or
+    loop header fails every kernel with "cannot match kernels". ``text`` in the
+    result is ``rewritten_text`` with each failed kernel's body put back as written.
+    """
+    original = Path(original)
+    if tolerance == "auto":
+        tolerance = tolerance_for(options)
+    orig_text = original.read_text() if original_text is None else original_text
+    popts = options.preprocess
+    ast_o = parse(preprocess(original, popts), str(original))
+    ko, so = find_kernels(ast_o, SourceMap(orig_text), str(original))
+    with tempfile.TemporaryDirectory(prefix="accsat-verify-") as tmp:
+        path = Path(tmp) / original.name
+        path.write_text(rewritten_text)
+        flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
+        ast_n = parse(preprocess(path, replace(popts, flags=flags)), str(path))
+    main = options.line_directives or str(path)
+    kn, sn = find_kernels(ast_n, SourceMap(rewritten_text), main)
+    file = str(original)
+    defined_o, defined_n = _defined(ast_o), _defined(ast_n)
+    verdicts: list[KernelVerdict] = []
+    if len(ko) != len(kn):
+        msg = f"cannot match kernels: {len(ko)} in the original, {len(kn)} in the rewritten text"
+        verdicts = [KernelVerdict(i, k.line, k.function, "fail", message=msg, file=file,
+                                  tolerance=tolerance) for i, k in enumerate(ko)]
+        return FileVerification(verdicts, orig_text, list(range(len(ko))))
+    for i, (a, b) in enumerate(zip(ko, kn, strict=True)):
+        if a.function != b.function or _header(a) != _header(b):
+            verdicts.append(KernelVerdict(
+                i, a.line, a.function, "fail", file=file, tolerance=tolerance,
+                message=f"cannot match kernels: the rewritten file's kernel {i + 1} is "
+                        f"'for ({_header(b)})' in {b.function}()"))
+            continue
+        verdicts.append(verify_kernels(a, so, b.loop.stmt, b.scope, sn, defined=defined_o,
+                                       new_defined=defined_n, trials=trials, seed=seed,
+                                       tolerance=tolerance, index=i, file=file))
+    text, reverted = _restore(orig_text, rewritten_text, ko, kn, verdicts)
+    return FileVerification(verdicts, text, reverted)
+
+
+def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
+             verdicts: list[KernelVerdict]) -> tuple[str, list[int]]:
+    failed = [v.index for v in verdicts if v.verdict == "fail"]
+    if not failed:
+        return new_text, []
+    pieces = []
+    for i in failed:
+        a, b = ko[i].span, kn[i].span
+        if not isinstance(a, BodySpan) or not isinstance(b, BodySpan):
+            return orig_text, list(range(len(ko)))  # cannot locate it: keep the whole original
+        pieces.append((b.start, b.end, orig_text[a.start:a.end]))
+    out, pos = [], 0
+    for start, end, text in sorted(pieces):
+        out.append(new_text[pos:start])
+        out.append(text)
+        pos = end
+    out.append(new_text[pos:])
+    return "".join(out), failed
+
+
+def check_file(path: Path, options, *, trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
+               tolerance: Tolerance | None | str = "auto"):
+    """``accsat check``: rewrite ``path`` with ``options``, then validate every kernel.
+
+    Returns (FileResult of the rewrite, FileVerification).
+    """
+    from ..pipeline import rewrite_file
+
+    path = Path(path)
+    result = rewrite_file(path, options)
+    ver = verify_file(path, result.text, options, trials=trials, seed=seed, tolerance=tolerance)
+    return result, ver
+
+
+def format_table(verdicts: list[KernelVerdict], title: str = "") -> str:
+    """One line per kernel: where, states tried, skipped, max error, verdict."""
+    rows = [("kernel", "function", "states", "skipped", "max rel err", "compare", "verdict")]
+    for v in verdicts:
+        err = "-" if v.verdict in ("unchanged", "unsupported") else f"{v.max_rel_error:.2g}"
+        rows.append((v.location(), v.function, str(v.states_tried), str(v.skipped), err,
+                     "exact" if v.tolerance is None else "tol", v.verdict))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = [title] if title else []
+    for r in rows:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    for v in verdicts:
+        if v.message and v.verdict in ("fail", "unsupported"):
+            lines.append(f"{v.location()}: {v.verdict}: {v.message}")
+    tol = next((v.tolerance for v in verdicts if v.tolerance is not None), None)
+    if tol is not None:
+        lines.append(f"tolerance: {tol}")
+    return "\n".join(lines)

@@ -1,0 +1,5 @@
+"""``python -m accsat.wrapper COMPILER ARGS...``: the same as ``accsat-cc``."""
+
+from . import main
+
+main()
