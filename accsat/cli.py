@@ -52,6 +52,9 @@ def common_options(f):
         click.option("--saturation-seconds", default=Limits.seconds, show_default=True),
         click.option("--extract-seconds", default=30.0, show_default=True,
                      help="time limit of the ILP extraction per kernel"),
+        click.option("--extract-stall", default=5.0, show_default=True,
+                     help="stop the ILP once its best solution has not improved for this many "
+                     "seconds (0: run to the time limit or a proof)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default="highs",
                      show_default=True, help="MILP solver PuLP drives"),
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
@@ -78,6 +81,7 @@ def make_options(kw: dict) -> Options:
         cost_model=kw["cost_model"],
         limits=Limits(kw["max_nodes"], kw["max_iterations"], kw["saturation_seconds"]),
         extract_seconds=kw["extract_seconds"],
+        extract_stall=kw["extract_stall"] or None,
         solver=kw["solver"],
         use_ilp=not kw["no_ilp"],
         preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),

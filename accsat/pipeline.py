@@ -49,6 +49,7 @@ class Options:
     cost_model: str = "paper"
     limits: Limits = Limits()
     extract_seconds: float = 30.0
+    extract_stall: float | None = 5.0  # stop the ILP when its best has not improved for this long
     solver: str = "highs"
     use_ilp: bool = True
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
@@ -136,7 +137,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
     t = time.perf_counter()
     roots = [sat.class_of[r] for r in ssa.roots]
     ext = extract(sat.egraph, roots, ctx.cost, options.extract_seconds, options.solver,
-                  options.use_ilp)
+                  options.use_ilp, options.extract_stall or None)
     report.seconds["extract"] = time.perf_counter() - t
     report.record_extraction(ext)
     t = time.perf_counter()

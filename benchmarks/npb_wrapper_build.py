@@ -162,6 +162,7 @@ def main() -> int:
                 tag = f"{variant.replace('+', '_')}-{klass}-j{a.jobs}"
                 cold = build_all(root, work, tag, f"{wrapper} gcc", klass, a.jobs, env,
                                  not a.no_run)
+                entries = len(list(cache.rglob("*.json")))
                 plain_best: dict[str, float] = {}
                 warm_best: dict[str, float] = {}
                 warm = None
@@ -175,6 +176,9 @@ def main() -> int:
                         for best, got in ((plain_best, p), (warm_best, w)):
                             t = got["per_benchmark"][b]["make_s"]
                             best[b] = min(best.get(b, t), t)
+                # a warm build should add nothing to the cache (it would if accsat's code
+                # changed in between: the fingerprint covers it)
+                warm_misses = len(list(cache.rglob("*.json"))) - entries
                 plain_now = round(sum(plain_best.values()), 2)
                 warm["seconds"] = round(sum(warm_best.values()), 2)
                 reference = plain_now
@@ -187,7 +191,7 @@ def main() -> int:
                     "verified_cold": cold["verified"], "verified_warm": warm["verified"],
                     "failed": sorted(set(cold["failed"]) | set(warm["failed"])),
                     "kernels": cold["kernels"], "rewritten": cold["rewritten"],
-                    "rewritten_warm": warm["rewritten"],
+                    "rewritten_warm": warm["rewritten"], "warm_misses": warm_misses,
                     "per_benchmark": {"cold": cold["per_benchmark"],
                                       "warm": warm["per_benchmark"],
                                       "plain_best": plain_best, "warm_best": warm_best},

@@ -136,3 +136,60 @@ def analyse(raw: Path, work: Path) -> dict[str, EntryStats]:
 def source_function(entry: str) -> str:
     """``x_solve$_omp_fn$3`` -> ``x_solve``."""
     return entry.split("$", 1)[0]
+
+
+# -- back to the source ------------------------------------------------------
+#
+# With -g, gcc's nvptx backend writes ``.file N "x_solve.c"`` and ``.loc N LINE
+# COL`` directives. Within an entry (one compute construct, outlined), most
+# .loc lines are the construct's body, and the region's exit is located at
+# the directive itself: on NPB-ACC BT every entry's last .loc, and its lowest
+# line in its main file, is the ``#pragma acc parallel`` line. Inlined helpers
+# can add lines of other files (or far away in the same file), so the
+# construct's file is the one most of the entry's .loc lines name, and the
+# range is taken in that file only.
+
+_FILE = re.compile(r'^\s*\.file\s+(?P<n>\d+)\s+"(?P<name>[^"]*)"')
+_LOC = re.compile(r"^\s*\.loc\s+(?P<n>\d+)\s+(?P<line>\d+)\s+(?P<col>\d+)")
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str  # as the compiler was given it (the user's file under accsat-cc)
+    line: int  # the compute construct's directive
+    first: int  # lowest line of the entry's code in that file
+    last: int  # highest
+
+
+def entry_locations(ptx: str) -> dict[str, Location]:
+    """Where each ``.entry`` comes from; entries without .loc lines (no -g) are absent."""
+    files: dict[str, str] = {}
+    locs: dict[str, list[tuple[str, int]]] = {}
+    current: list[tuple[str, int]] | None = None
+    for line in ptx.splitlines():
+        m = _FILE.match(line)
+        if m:
+            files[m.group("n")] = m.group("name")
+            continue
+        text = line.strip()
+        m = _ENTRY.match(text)
+        if m and not text.endswith(";"):
+            current = locs.setdefault(m.group("name"), [])
+            continue
+        if _FUNC.match(text) and not text.endswith(";"):
+            current = None
+            continue
+        m = _LOC.match(line)
+        if m and current is not None:
+            current.append((m.group("n"), int(m.group("line"))))
+    out: dict[str, Location] = {}
+    for name, entries in locs.items():
+        entries = [(files.get(n, "?"), ln) for n, ln in entries if ln > 0]
+        if not entries:
+            continue
+        main = Counter(f for f, _ in entries).most_common(1)[0][0]
+        lines = [ln for f, ln in entries if f == main]
+        last_file, last_line = entries[-1]
+        directive = last_line if last_file == main else min(lines)
+        out[name] = Location(main, directive, min(lines), max(lines))
+    return out

@@ -103,7 +103,7 @@ def test_models_and_preprocessing_flags(files):
     assert inv.openacc and not inv.openmp
     assert inv.cpp_flags == ["-O3", "-Iinc", "-I", "inc2", "-DX=1", "-D", "Y", "-UZ", "-include",
                              "pre.h", "-isystem", "sys", "-std=c99", "-Wp,-DW", "-fgnu89-inline"]
-    assert inv.deps  # -Wp,-MD asks the preprocessor for a dependency file
+    assert inv.deps and inv.dep_file == "a.d"  # -Wp,-MD: a dependency file from cpp
     assert inv.output == "a.o"
     nvc = classify(["nvc", "-acc=gpu", "-mp", "-Minfo=accel", "-c", "a.c"])
     assert nvc.openacc and nvc.openmp and nvc.family == "nvc" and not nvc.gnu_like

@@ -282,7 +282,8 @@ def test_exit_code_is_the_compilers(proj, session_env):
 @pytest.mark.parametrize("flags", [
     ["-MD"], ["-MMD"], ["-MD", "-MF", "deps/k.dep"], ["-MMD", "-MP", "-MT", "my-target"],
     ["-MD", "-MQ", "$(OBJ)/k.o", "-o", "obj/k.o"], ["-MMD", "-o", "obj/k.o"], ["-Wp,-MMD,w.d"],
-], ids=["MD", "MMD", "MF", "MT-MP", "MQ", "MMD-o", "Wp"])
+    ["-Wp,-MD,deps/w.dep"],
+], ids=["MD", "MMD", "MF", "MT-MP", "MQ", "MMD-o", "Wp", "Wp-dir"])
 def test_dependency_files_name_the_users_source(proj, session_env, flags):
     (proj / "deps").mkdir()
     (proj / "obj").mkdir()
@@ -396,14 +397,14 @@ def test_keep_holds_the_rewritten_source(proj, session_env):
 def test_report_lines_stay_whole_with_concurrent_compilers(proj, session_env):
     report = proj / "r.jsonl"
     procs = []
-    for n in range(6):
+    for n in range(4):
         (proj / f"k{n}.c").write_text(KERNEL.replace('#include "kern.h"', HEADER))
         procs.append(subprocess.Popen(
             [*WRAPPER, "gcc", "-c", *ACC, f"k{n}.c"], cwd=proj, stderr=subprocess.PIPE,
             env=dict(session_env, ACCSAT_REPORT=str(report), TMPDIR=str(proj / "tmp"))))
     assert all(p.wait(timeout=240) == 0 for p in procs)
     kernels = read_report(report)
-    assert sorted(k["file"] for k in kernels) == [f"k{n}.c" for n in range(6)]
+    assert sorted(k["file"] for k in kernels) == [f"k{n}.c" for n in range(4)]
 
 
 def test_cache_hits_misses_and_invalidation(proj, session_env, tmp_path):
@@ -523,3 +524,16 @@ def test_clang_warnings_and_dependencies(proj, session_env):
     assert "src/kern.c:11:9: warning: unused variable 'unused_here'" in r.stderr
     assert (proj / "kern.d").read_text() == expected
     assert read_report(proj / "r.jsonl")[0]["status"] == "rewritten"
+
+
+def test_files_without_directives_skip_accsat_but_pragma_operators_count(proj, session_env):
+    (proj / "plain.c").write_text("int f(int x) { return x + 1; }\n")
+    (proj / "prag.c").write_text(
+        '#define PAR _Pragma("omp parallel for")\ndouble a[9];\nvoid g(void)\n{\n  PAR\n'
+        "  for (int i = 0; i < 9; i++)\n    a[i] = a[i] * 2.0 + a[i] * 2.0;\n}\n")
+    report = proj / "r.jsonl"
+    r = wrap(proj, session_env, "gcc", "-c", "-fopenmp", "plain.c", "prag.c",
+             extra={"ACCSAT_REPORT": str(report), "ACCSAT_VERBOSE": "1"})
+    assert r.returncode == 0, r.stderr
+    assert "plain.c: 0 of 0 kernels" in r.stderr
+    assert [(k["file"], k["status"]) for k in read_report(report)] == [("prag.c", "rewritten")]

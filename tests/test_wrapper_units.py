@@ -107,9 +107,15 @@ def test_fingerprint_covers_rules(tmp_path, monkeypatch):
     for name in ("rules", "cost_models", "fakelibc"):
         shutil.copytree(data_root() / name, tmp_path / name)
     monkeypatch.setenv("ACCSAT_DATA", str(tmp_path))
+    store = tmp_path / "store"
     monkeypatch.setattr(cache, "_FINGERPRINT", None)
-    before = cache.fingerprint()
+    before = cache.fingerprint(store)
+    assert len(list((store / "fingerprints").iterdir())) == 1
+    monkeypatch.setattr(cache, "_FINGERPRINT", None)
+    assert cache.fingerprint(store) == before  # read back
     monkeypatch.setattr(cache, "_FINGERPRINT", None)
     with open(tmp_path / "rules" / "fma.egg", "a") as f:
         f.write("\n; changed\n")
-    assert cache.fingerprint() != before
+    changed = cache.fingerprint(store)
+    monkeypatch.setattr(cache, "_FINGERPRINT", None)
+    assert changed != before and cache.fingerprint(None) == changed

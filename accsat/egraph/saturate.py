@@ -24,6 +24,17 @@ from .rules import RuleSet, egglog_text
 
 FOLDABLE = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
             "BitXor", "BitNot", "Cast", "Lt", "Le", "Gt", "Ge", "Eq", "Ne"}
+UNARY_FOLDABLE = {"Neg", "BitNot", "Cast"}
+
+
+def fold_candidate_rules() -> str:
+    """egglog rules that mark operations on constants, so that the (costly)
+    folding pass in Python runs only in iterations that made new ones."""
+    out = ["(relation FoldMe (Term))", "(ruleset fold-candidates)"]
+    for op in sorted(FOLDABLE):
+        args = "(Const t1 a)" if op in UNARY_FOLDABLE else "(Const t1 a) (Const t2 b)"
+        out.append(f"(rule ((= e ({op} t {args}))) ((FoldMe e)) :ruleset fold-candidates)")
+    return "\n".join(out)
 UNTYPED = {"TNil", "TCons"}
 TERM_CONSTRUCTORS = set(re.findall(r"^\s+\((\w+)", resources.files("accsat.egraph")
                                    .joinpath("schema.egg").read_text(), re.MULTILINE))
@@ -118,6 +129,7 @@ class _Session:
         """(op, strings, children classes, class) for every Term e-node."""
         dump = dump or self.dump()
         nodes = dump["nodes"]
+        text: dict[str, str] = {}  # primitive node id -> string value
         for node in nodes.values():
             eclass = node["eclass"]
             if not eclass.startswith("Term-"):
@@ -126,7 +138,10 @@ class _Session:
             for child in node["children"]:
                 c = nodes[child]
                 if c["eclass"].startswith("String-"):
-                    strings.append(unquote(c["op"]))
+                    value = text.get(child)
+                    if value is None:
+                        value = text[child] = unquote(c["op"])
+                    strings.append(value)
                 else:
                     kids.append(_cls(c["eclass"]))
             yield node["op"], strings, kids, _cls(eclass)
@@ -141,9 +156,11 @@ class _Session:
                     out[int(name[2:])] = _cls(cid)
         return out
 
+    def sizes(self) -> dict[str, int]:
+        return dict(self.run("(print-size)")[0].sizes)
+
     def node_count(self) -> int:
-        sizes = self.run("(print-size)")[0]
-        return sum(n for name, n in sizes.sizes if name in TERM_CONSTRUCTORS)
+        return sum(n for name, n in self.sizes().items() if name in TERM_CONSTRUCTORS)
 
 
 def _cls(eclass: str) -> int:
@@ -184,6 +201,8 @@ def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
     if rules:
         s.run(egglog_text(rules))
         s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
+    if folding:
+        s.run(fold_candidate_rules())
     ids = reachable(terms, roots)
     s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
     s.run("\n".join(f"(let $t{t} {term_text(terms, t)})" for t in ids))
@@ -218,7 +237,7 @@ def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], grap
 
 def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
              start: float) -> tuple[int, str]:
-    iterations = 0
+    iterations, candidates = 0, 0
     while iterations < limits.iterations:
         if time.perf_counter() - start > limits.seconds:
             return iterations, "time-limit"
@@ -229,7 +248,11 @@ def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
             changed = any(getattr(o, "report", None) is not None and o.report.updated
                           for o in out)
         if folding:
-            changed = fold_constants(s) > 0 or changed
+            s.run("(run fold-candidates 1)")
+            marked = s.sizes().get("FoldMe", 0)
+            if marked > candidates:
+                candidates = marked
+                changed = fold_constants(s) > 0 or changed
         if s.node_count() > limits.nodes:
             s.run("(pop)")
             return iterations, "node-limit"

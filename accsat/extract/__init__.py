@@ -34,7 +34,8 @@ class Extraction:
 
 
 def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode], float],
-            time_limit: float = 30.0, solver: str = "highs", use_ilp: bool = True) -> Extraction:
+            time_limit: float = 30.0, solver: str = "highs", use_ilp: bool = True,
+            stall: float | None = None) -> Extraction:
     """Cheapest acyclic choice found within ``time_limit`` seconds (all stages).
 
     status: "optimal" when the solver proved it, "feasible" for an ILP answer
@@ -50,19 +51,20 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
     if use_ilp and roots:
-        _improve(result, egraph, roots, cost_fn, start + time_limit, solver)
+        _improve(result, egraph, roots, cost_fn, start + time_limit, solver, stall)
     result.seconds = time.perf_counter() - start
     return result
 
 
 def _improve(result: Extraction, egraph: EGraph, roots: list[int],
-             cost: Callable[[ENode], float], deadline: float, solver: str) -> None:
+             cost: Callable[[ENode], float], deadline: float, solver: str,
+             stall: float | None = None) -> None:
     pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
     start = {c: start[c] for c in chosen_classes(start, roots)}
-    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver)
+    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall)
     if out.rounds:
         result.solver = solver
     if out.proven:

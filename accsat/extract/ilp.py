@@ -167,11 +167,14 @@ class WarmHiGHS(pulp.HiGHS):
     counts against the budget."""
 
     deadline = 0.0
+    stall: float | None = None  # stop when the incumbent has not improved for this long
     proven = False
 
     def callSolver(self, lp: pulp.LpProblem) -> None:
         left = max(self.deadline - time.perf_counter(), 0.01)
         lp.solverModel.setOptionValue("time_limit", left)
+        if self.stall is not None:
+            self._stop_on_stall(lp.solverModel, self.stall)
         cols = lp.variables()
         values = np.zeros(len(cols))
         for var in cols:
@@ -181,7 +184,26 @@ class WarmHiGHS(pulp.HiGHS):
         self.proven = lp.solverModel.getModelStatus() == highspy.HighsModelStatus.kOptimal
 
 
-def run_solver(prob: pulp.LpProblem, solver: str, deadline: float) -> tuple[bool, bool]:
+    @staticmethod
+    def _stop_on_stall(model, stall: float) -> None:
+        """Proving optimality on a large e-graph can take far longer than finding the
+        optimum (NPB's LU: best found in 3 s, unproven at 30 s); stop the search
+        once the incumbent has not improved for ``stall`` seconds."""
+        last = [time.perf_counter()]
+
+        def improved(event) -> None:
+            last[0] = time.perf_counter()
+
+        def interrupt(event) -> None:
+            if time.perf_counter() - last[0] > stall:
+                event.interrupt()
+
+        model.cbMipImprovingSolution.subscribe(improved)
+        model.cbMipInterrupt.subscribe(interrupt)
+
+
+def run_solver(prob: pulp.LpProblem, solver: str, deadline: float,
+               stall: float | None = None) -> tuple[bool, bool]:
     """(has a solution, proven optimal).  Proof comes from the solver's own
     status: PuLP labels a time-limited incumbent "Optimal" too."""
     seconds = max(deadline - time.perf_counter(), 0.01)
@@ -190,6 +212,7 @@ def run_solver(prob: pulp.LpProblem, solver: str, deadline: float) -> tuple[bool
     if solver == "highs":
         engine = WarmHiGHS(msg=False, threads=1, gapRel=0.0)
         engine.deadline = deadline
+        engine.stall = stall
     elif solver == "cbc":
         with warnings.catch_warnings():
             # PuLP 3.3 deprecates its bundled CBC for 4.0 (pinned <4); it is the CBC we have.
@@ -208,7 +231,7 @@ def run_solver(prob: pulp.LpProblem, solver: str, deadline: float) -> tuple[bool
 
 
 def solve(nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn, start: Choice,
-          deadline: float, solver: str = "highs") -> IlpOutcome:
+          deadline: float, solver: str = "highs", stall: float | None = None) -> IlpOutcome:
     """Best acyclic choice the ILP finds before ``deadline`` (time.perf_counter()),
     never worse than ``start``."""
     form = Formulation(nodes, roots, cost)
@@ -216,7 +239,7 @@ def solve(nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn, start: 
     out = IlpOutcome(best, best_cost, proven=False, from_ilp=False, rounds=0, cuts=0)
     while deadline - time.perf_counter() > 0.05:
         form.set_start(out.choice)
-        found, proven = run_solver(form.prob, solver, deadline)
+        found, proven = run_solver(form.prob, solver, deadline, stall)
         out.rounds += 1
         choice = form.read() if found else None
         if choice is None:

@@ -188,6 +188,10 @@ def classify(argv: list[str]) -> Invocation:
             inv.color_given = True
         elif a.startswith("-Wp,") and any(p.startswith("-M") for p in a.split(",")[1:]):
             inv.deps = True  # dependency output through the preprocessor: not for our cpp
+            parts = a.split(",")
+            for j, part in enumerate(parts[:-1]):
+                if part in ("-MD", "-MMD", "-MF"):
+                    inv.dep_file = parts[j + 1]
             i += 1
             continue
         if a in CPP_SEPARATE and value is not None and not value.startswith("-M"):

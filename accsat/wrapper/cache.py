@@ -24,36 +24,79 @@ FORMAT = "rewrite-v1"
 _CODE_SUFFIXES = (".py", ".egg", ".toml", ".h")
 
 
-def _hash_tree(h, root: Path, skip: tuple[str, ...] = ()) -> None:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d not in skip)
-        for name in sorted(filenames):
-            if name.endswith(_CODE_SUFFIXES):
-                path = Path(dirpath) / name
-                h.update(str(path.relative_to(root)).encode() + b"\0")
-                h.update(path.read_bytes() + b"\0")
+def _files() -> list[tuple[str, Path]]:
+    """(name in the fingerprint, path) of every file whose contents the output depends on."""
+    from ..resources import data_dir
+
+    roots = [("accsat", Path(__file__).resolve().parent.parent, ("wrapper",)),
+             ("rules", data_dir("rules"), ()), ("cost_models", data_dir("cost_models"), ())]
+    out = []
+    for label, root, skip in roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__" and d not in skip)
+            for name in sorted(filenames):
+                if name.endswith(_CODE_SUFFIXES):
+                    path = Path(dirpath) / name
+                    out.append((f"{label}/{path.relative_to(root)}", path))
+    return out
 
 
 _FINGERPRINT: str | None = None
 
 
-def fingerprint() -> str:
-    """accsat's version and the contents of its code, rules and cost models."""
-    global _FINGERPRINT
-    if _FINGERPRINT is None:
-        from ..resources import data_dir
+def fingerprint(store: Path | None = None) -> str:
+    """accsat's version and the contents of its code, rules and cost models.
 
-        h = hashlib.sha256(f"accsat {__version__}\0".encode())
-        _hash_tree(h, Path(__file__).resolve().parent.parent, skip=("wrapper",))
-        for folder in ("rules", "cost_models"):
-            h.update(f"[{folder}]\0".encode())
-            _hash_tree(h, data_dir(folder))
-        _FINGERPRINT = h.hexdigest()
+    Reading them all costs more than the rest of a cached call, so with ``store``
+    (the cache folder) the result is kept there under a hash of the files' names,
+    sizes and modification times, and read back while none of them changes.
+    """
+    global _FINGERPRINT
+    if _FINGERPRINT is not None:
+        return _FINGERPRINT
+    files = _files()
+    memo = None
+    if store is not None:
+        stamp = hashlib.sha256(__version__.encode())
+        for name, path in files:
+            st = path.stat()
+            stamp.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        memo = store / "fingerprints" / stamp.hexdigest()
+        try:
+            value = memo.read_text().strip()
+            if len(value) == 64:
+                _FINGERPRINT = value
+                return value
+        except OSError:
+            pass
+    h = hashlib.sha256(f"accsat {__version__}\0".encode())
+    for name, path in files:
+        h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    _FINGERPRINT = h.hexdigest()
+    if memo is not None:
+        _write_atomically(memo, _FINGERPRINT)
     return _FINGERPRINT
 
 
-def key(preprocessed: str, text: bytes, settings: dict) -> str:
-    h = hashlib.sha256(FORMAT.encode() + b"\0" + fingerprint().encode() + b"\0")
+def _write_atomically(path: Path, text: str) -> None:
+    try:
+        import tempfile
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def key(preprocessed: str, text: bytes, settings: dict, store: Path | None = None) -> str:
+    h = hashlib.sha256(FORMAT.encode() + b"\0" + fingerprint(store).encode() + b"\0")
     h.update(json.dumps(settings, sort_keys=True).encode() + b"\0")
     h.update(hashlib.sha256(text).digest())
     h.update(hashlib.sha256(preprocessed.encode("utf-8", "surrogateescape")).digest())
@@ -76,18 +119,4 @@ class Cache:
         return entry if isinstance(entry, dict) else None
 
     def put(self, k: str, entry: dict) -> None:
-        path = self._path(k)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            import tempfile
-
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
-        except OSError:
-            return
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(entry, f)
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+        _write_atomically(self._path(k), json.dumps(entry))

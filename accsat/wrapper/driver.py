@@ -19,6 +19,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +33,8 @@ from .config import Config
 from .rewrite import Outcome, rewrite
 
 PROG = "accsat-cc"
+# every kernel hangs off an OpenACC or OpenMP directive; cpp turns _Pragma into #pragma
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b", re.MULTILINE)
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -134,10 +137,12 @@ class Build:
             return Outcome(error=str(exc), cacheable=False), False
         except OSError as exc:
             return Outcome(error=f"{src.path}: cannot read: {exc.strerror}", cacheable=False), False
+        if not _DIRECTIVE.search(preprocessed.encode("utf-8", "surrogateescape")):
+            return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
         settings = {"variant": self.cfg.variant, "name": src.path,
                     "flags": list(preprocess_options.flags), "cpp": preprocess_options.cpp,
                     "openacc": preprocess_options.openacc, "openmp": preprocess_options.openmp}
-        k = key(preprocessed, text, settings)
+        k = key(preprocessed, text, settings, self.cfg.cache_dir)
         if self.cache is not None:
             entry = self.cache.get(k)
             found = Outcome.from_entry(entry) if entry is not None else None

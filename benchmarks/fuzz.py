@@ -1,0 +1,152 @@
+"""Offline fuzzing campaign: thousands of generated kernels x every variant.
+
+    python benchmarks/fuzz.py --kernels 5000 --jobs 2 --out /tmp/accsat-fuzz
+
+Kernels are generated from seeds (tests/fuzz/gen.py), ``--batch`` of them per
+program, and each program goes through tests/fuzz/harness.py: rewritten with
+cse, cse+bulk, cse+sat and accsat (``--fp-exact-variants`` adds cse+sat and
+accsat with --fp-exact), compiled and run against the original, and validated
+by the interpreter. Findings go to OUT/findings.jsonl; with ``--shrink``, each
+distinct (kernel, variant, check) is re-run alone and shrunk, and the minimal
+program is written to OUT/shrunk/ (copy it to tests/fuzz/regressions/ to keep
+it). The summary (OUT/summary.json) has the counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing as mp
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from fuzz.gen import RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
+from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, check_program  # noqa: E402
+from fuzz.shrink import replay, shrink  # noqa: E402
+
+
+def batch_seeds(base: int, b: int, size: int) -> list[int]:
+    return [base + b * size + j for j in range(size)]
+
+
+def batch_model(b: int) -> str:
+    return "omp" if b % 4 == 3 else "acc"
+
+
+def work(job):
+    b, base, size, variants, compiled, trials, extract = job
+    seeds = batch_seeds(base, b, size)
+    text, _ = program_from_seeds(seeds, batch_model(b))
+    stats: dict = {}
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="accsat-fuzz-") as tmp:
+        try:
+            findings = check_program(text, Path(tmp), variants, compiled=compiled, trials=trials,
+                                     extract_seconds=extract, stats=stats)
+            error = None
+        except Exception as exc:  # the generated program itself failed: a generator bug
+            findings, error = [], f"{type(exc).__name__}: {exc}"
+    return {"batch": b, "seeds": seeds, "model": batch_model(b), "kernels": size,
+            "seconds": time.perf_counter() - start, "stats": stats, "error": error,
+            "findings": [f.__dict__ for f in findings]}
+
+
+def single_fails(choices, model, variant, kind, variants_all, trials, extract) -> bool:
+    kn, _ = replay(choices, "k0", model)
+    text = render([kn])
+    variants = [v for v in variants_all if (v[0] + (" --fp-exact" if v[1] else "")) == variant]
+    with tempfile.TemporaryDirectory(prefix="accsat-shrink-") as tmp:
+        try:
+            found = check_program(text, Path(tmp), variants, compiled=kind != "interp",
+                                  interp=kind == "interp", trials=trials, extract_seconds=extract)
+        except Exception:
+            return False  # the shrunk program is broken: not a reproduction
+    return any(f.kind == kind for f in found)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--kernels", type=int, default=600)
+    ap.add_argument("--batch", type=int, default=6)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=1_000_000)
+    ap.add_argument("--trials", type=int, default=8, help="interpreter states per kernel")
+    ap.add_argument("--extract-seconds", type=float, default=5.0)
+    ap.add_argument("--fp-exact-variants", action="store_true")
+    ap.add_argument("--no-compiled", action="store_true", help="interpreter only")
+    ap.add_argument("--shrink", action="store_true")
+    ap.add_argument("--shrink-budget", type=int, default=150)
+    ap.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    args = ap.parse_args(argv)
+    variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
+    args.out.mkdir(parents=True, exist_ok=True)
+    nbatches = -(-args.kernels // args.batch)
+    jobs = [(b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
+             args.extract_seconds) for b in range(nbatches)]
+    totals: Counter = Counter()
+    kinds: Counter = Counter()
+    findings_out = open(args.out / "findings.jsonl", "a")
+    errors = []
+    distinct: dict = {}
+    start = time.time()
+    with mp.Pool(args.jobs) as pool:
+        for n, res in enumerate(pool.imap_unordered(work, jobs), 1):
+            totals["kernels"] += res["kernels"]
+            totals.update(res["stats"])
+            if res["error"]:
+                errors.append((res["batch"], res["error"][:500]))
+            for f in res["findings"]:
+                kinds[(f["kind"], f["variant"])] += 1
+                findings_out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
+                                               "model": res["model"]}) + "\n")
+                findings_out.flush()
+                k = f["kernel"]
+                if k.startswith("k") and k[1:].isdigit():
+                    seed = res["seeds"][int(k[1:])]
+                    distinct.setdefault((seed, f["variant"], f["kind"]), (res["model"], f))
+            if n % 10 == 0 or n == nbatches:
+                el = time.time() - start
+                print(f"{n}/{nbatches} batches, {totals['kernels']} kernels, "
+                      f"{sum(kinds.values())} findings, {el:.0f}s", flush=True)
+    findings_out.close()
+    summary = {"kernels": totals["kernels"], "variants": [v[0] + (" --fp-exact" if v[1] else "")
+                                                          for v in variants],
+               "kernel_variant_checks": totals["kernels"] * len(variants),
+               "seconds": time.time() - start, "stats": dict(totals),
+               "findings": {f"{k[0]} {k[1]}": v for k, v in kinds.items()},
+               "distinct": len(distinct), "generator_errors": errors}
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
+    print(json.dumps(summary, indent=1))
+    if args.shrink and distinct:
+        shrunk = args.out / "shrunk"
+        shrunk.mkdir(exist_ok=True)
+        for (seed, variant, kind), (model, f) in sorted(distinct.items()):
+            c = RandomChooser(seed)
+            gen_kernel(c, "k0")
+            choices = c.choices
+            if not single_fails(choices, model, variant, kind, variants, args.trials,
+                                args.extract_seconds):
+                print(f"seed {seed} {variant} {kind}: does not fail alone")
+                continue
+            best = shrink(choices, lambda ch, m=model, v=variant, k=kind: single_fails(
+                ch, m, v, k, variants, args.trials, args.extract_seconds),
+                budget=args.shrink_budget, log=print)
+            kn, _ = replay(best, "k0", model)
+            name = f"seed{seed}_{variant.replace('+', '_').replace(' --', '_')}_{kind}.c"
+            text = render([kn])
+            header = (f"// fuzz regression: seed {seed}, variant {variant}, check {kind}\n"
+                      f"// found: {f['detail'][:300]}\n")
+            (shrunk / name).write_text(text.replace("// generated by tests/fuzz/gen.py\n",
+                                                    header, 1))
+            print(f"wrote {shrunk / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Per-cell state on disk, so that a sweep resumes where it stopped.
+
+``OUT/cells/<key>/`` holds the cell's private build tree, its logs, and two
+records written atomically once their stage is complete:
+
+* ``build.json``: the build succeeded (or failed) under this fingerprint;
+  a resumed sweep with the same fingerprint does not build again;
+* ``result.json``: the runs are done; the cell is finished.
+
+A fingerprint is everything the stage depends on (flags, compiler, variant,
+paths, number of runs): if it changed, the stage is redone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from .cells import Cell
+from .results import Result
+
+
+def fingerprint(data: dict) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def write_json_atomically(path: Path, data) -> None:
+    """Never half a record, even when the sweep is killed while writing it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1, default=str)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+class CellStore:
+    def __init__(self, out: Path):
+        self.root = out / "cells"
+
+    def folder(self, cell: Cell) -> Path:
+        return self.root / cell.key
+
+    # -- build stage ------------------------------------------------------
+    def build_record(self, cell: Cell, fp: str) -> dict | None:
+        rec = read_json(self.folder(cell) / "build.json")
+        return rec if isinstance(rec, dict) and rec.get("fingerprint") == fp else None
+
+    def save_build(self, cell: Cell, record: dict) -> None:
+        write_json_atomically(self.folder(cell) / "build.json", record)
+
+    # -- finished cells ---------------------------------------------------
+    def result(self, cell: Cell, fp: str) -> Result | None:
+        rec = read_json(self.folder(cell) / "result.json")
+        if not isinstance(rec, dict) or rec.get("fingerprint") != fp:
+            return None
+        try:
+            result = Result.from_dict(rec["result"])
+        except (KeyError, TypeError):
+            return None
+        result.cached = True
+        return result
+
+    def save_result(self, cell: Cell, fp: str, result: Result) -> None:
+        write_json_atomically(self.folder(cell) / "result.json",
+                              {"fingerprint": fp, "result": result.to_dict()})
+
+    def forget(self, cell: Cell) -> None:
+        """Start the cell afresh (``--force``): its records, logs and tree go."""
+        shutil.rmtree(self.folder(cell), ignore_errors=True)
+
+    def prepare(self, cell: Cell) -> Path:
+        folder = self.folder(cell)
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder

@@ -1,0 +1,138 @@
+"""The one table of flags: per compiler family, programming model and target.
+
+Both suites read it (NPB-ACC is all OpenACC; SPEC ACCEL 3xx is OpenACC, 5xx
+OpenMP target). A cell whose combination has a string instead of flags is
+recorded as "unsupported" with that string as the reason, never built.
+
+Targets: ``host`` (the compute constructs run on the CPU, one thread for
+OpenACC under gcc), ``nvptx`` (offloaded to an NVIDIA GPU, runs only where
+``nvidia-smi`` works) and ``ptx`` (gcc's nvptx offload compiler builds the
+device code so that ``ptxas`` can report on it; nothing runs).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .ptx import OFFLOAD_FLAGS
+
+FAMILIES = ("gcc", "clang", "nvc")
+MODELS = ("openacc", "openmp")
+TARGETS = ("host", "nvptx", "ptx")
+
+
+@dataclass(frozen=True)
+class Flags:
+    compile: tuple[str, ...]
+    link: tuple[str, ...]
+    # set for the run so that an offloaded binary fails instead of silently
+    # falling back to the host when the device is not usable
+    run_env: tuple[tuple[str, str], ...] = ()
+
+
+_GCC_HOST_ACC = ("-O3", "-fopenacc", "-foffload=disable")
+_GCC_HOST_OMP = ("-O3", "-fopenmp", "-foffload=disable")
+_GCC_DEV_ACC = ("-O3", "-fopenacc", *OFFLOAD_FLAGS)
+_GCC_DEV_OMP = ("-O3", "-fopenmp", *OFFLOAD_FLAGS)
+# -g for the PTX .loc lines that map entries back to source (gcc promises that
+# -g does not change the generated code); -save-temps keeps mkoffload's PTX
+_PTX_EXTRA = ("-g", "-save-temps")
+_NO_CLANG_ACC = "clang does not compile OpenACC"
+_PTX_GCC_ONLY = "the static PTX view uses gcc's nvptx offload compiler"
+
+TABLE: dict[tuple[str, str, str], Flags | str] = {
+    ("gcc", "openacc", "host"): Flags(_GCC_HOST_ACC, _GCC_HOST_ACC),
+    ("gcc", "openacc", "nvptx"): Flags(_GCC_DEV_ACC, _GCC_DEV_ACC, (("ACC_DEVICE_TYPE", "nvidia"),)),
+    ("gcc", "openacc", "ptx"): Flags(_GCC_DEV_ACC + _PTX_EXTRA, _GCC_DEV_ACC + _PTX_EXTRA),
+    ("gcc", "openmp", "host"): Flags(_GCC_HOST_OMP, _GCC_HOST_OMP),
+    ("gcc", "openmp", "nvptx"): Flags(_GCC_DEV_OMP, _GCC_DEV_OMP,
+                                      (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
+    ("gcc", "openmp", "ptx"): Flags(_GCC_DEV_OMP + _PTX_EXTRA, _GCC_DEV_OMP + _PTX_EXTRA),
+    ("clang", "openacc", "host"): _NO_CLANG_ACC,
+    ("clang", "openacc", "nvptx"): _NO_CLANG_ACC,
+    ("clang", "openacc", "ptx"): _NO_CLANG_ACC,
+    ("clang", "openmp", "host"): Flags(("-O3", "-fopenmp"), ("-O3", "-fopenmp")),
+    ("clang", "openmp", "nvptx"): Flags(("-O3", "-fopenmp", "--offload-arch=sm_80"),
+                                        ("-O3", "-fopenmp", "--offload-arch=sm_80"),
+                                        (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
+    ("clang", "openmp", "ptx"): _PTX_GCC_ONLY,
+    # nvc: -acc=host is the sequential host build, as gcc's host fallback is
+    ("nvc", "openacc", "host"): Flags(("-O3", "-acc=host", "-Minfo=accel"), ("-O3", "-acc=host")),
+    ("nvc", "openacc", "nvptx"): Flags(("-O3", "-acc=gpu", "-gpu=cc80", "-Minfo=accel"),
+                                       ("-O3", "-acc=gpu", "-gpu=cc80"),
+                                       (("ACC_DEVICE_TYPE", "nvidia"),)),
+    ("nvc", "openacc", "ptx"): _PTX_GCC_ONLY,
+    ("nvc", "openmp", "host"): Flags(("-O3", "-mp=multicore", "-Minfo=mp"), ("-O3", "-mp=multicore")),
+    ("nvc", "openmp", "nvptx"): Flags(("-O3", "-mp=gpu", "-gpu=cc80", "-Minfo=mp"),
+                                      ("-O3", "-mp=gpu", "-gpu=cc80"),
+                                      (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
+    ("nvc", "openmp", "ptx"): _PTX_GCC_ONLY,
+}
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """``gcc`` or ``gcc=/opt/gcc-13/bin/gcc``: a family name and the command that runs it."""
+
+    name: str
+    command: str
+
+    @property
+    def family(self) -> str:
+        for family in FAMILIES:
+            if self.name == family or self.name.startswith(family + "-"):
+                return family
+        return self.name
+
+    @staticmethod
+    def parse(spec: str) -> Compiler:
+        name, _, command = spec.partition("=")
+        return Compiler(name.strip(), (command or name).strip())
+
+    def path(self) -> str | None:
+        return shutil.which(self.command.split()[0])
+
+
+def flags_for(compiler: Compiler, model: str, target: str) -> Flags | str:
+    """Flags, or the reason this combination is not supported."""
+    if model not in MODELS:
+        return f"programming model {model} is not supported"
+    entry = TABLE.get((compiler.family, model, target))
+    if entry is None:
+        return f"no flags for {compiler.family} {model} {target} in the table"
+    return entry
+
+
+@lru_cache(maxsize=8)
+def nvptx_offload(command: str) -> bool:
+    """Whether ``command`` (a gcc) links an OpenACC program with nvptx offloading."""
+    import tempfile
+
+    program = "int main(void){int x=0;\n#pragma acc parallel copy(x)\nx=1;\nreturn !x;}\n"
+    with tempfile.TemporaryDirectory(prefix="accsat-offload-") as tmp:
+        src = os.path.join(tmp, "t.c")
+        with open(src, "w") as f:
+            f.write(program)
+        try:
+            proc = subprocess.run([*command.split(), "-fopenacc", *OFFLOAD_FLAGS, src, "-o",
+                                   os.path.join(tmp, "t")], capture_output=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    return proc.returncode == 0
+
+
+@lru_cache(maxsize=1)
+def gpu_present() -> bool:
+    """``nvidia-smi -L`` lists at least one GPU."""
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return False
+    try:
+        proc = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and "GPU" in proc.stdout

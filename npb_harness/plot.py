@@ -1,0 +1,129 @@
+"""Plots for people: speedup.png (the paper's Fig. 5.2 layout) and ptx.png.
+
+speedup.png: one panel per compiler, target and size; per benchmark a group
+of bars, one per variant, the speedup over ``orig`` (1 = as fast); the
+geometric mean over the benchmarks closes each panel. A cell without a
+verified time has no bar but a mark saying why.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .results import Result, geomean, speedups
+
+_COLOURS = {"cse": "#4C72B0", "cse+sat": "#DD8452", "cse+bulk": "#55A868", "accsat": "#C44E52"}
+_SHORT = {"verification failed": "verif.", "build failed": "build", "run failed": "run",
+          "timeout": "timeout", "compiler not found": "no cc", "unsupported": "n/a",
+          "no gpu": "no gpu", "harness error": "error"}
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, no display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def speedup_png(results: list[Result], path: Path, size_label: str = "class") -> bool:
+    """Write the plot; False when there is nothing to plot (no variant besides orig)."""
+    sp = speedups(results)
+    groups: dict[tuple[str, str, str], list[Result]] = {}
+    for r in results:
+        groups.setdefault((r.cell.compiler, r.cell.target, r.cell.size), []).append(r)
+    variants = [v for v in dict.fromkeys(r.cell.variant for r in results) if v != "orig"]
+    if not variants or not groups:
+        return False
+    plt = _pyplot()
+    benches_max = max(len({r.cell.benchmark for r in rs}) for rs in groups.values())
+    fig, axes = plt.subplots(len(groups), 1, squeeze=False,
+                             figsize=(max(6.0, 1.1 * (benches_max + 1) * max(1, len(variants)) / 3
+                                          + 2), 3.2 * len(groups)))
+    width = 0.8 / len(variants)
+    for ax, ((compiler, target, size), rs) in zip(axes[:, 0], groups.items()):
+        benches = list(dict.fromkeys(r.cell.benchmark for r in rs))
+        at = {(r.cell.benchmark, r.cell.variant): r for r in rs}
+        labels = [*benches, "geomean"]
+        top = 1.0
+        for i, v in enumerate(variants):
+            xs, hs = [], []
+            for j, b in enumerate(benches):
+                r = at.get((b, v))
+                x = j + (i - (len(variants) - 1) / 2) * width
+                if r is not None and r.cell in sp:
+                    xs.append(x)
+                    hs.append(sp[r.cell])
+                elif r is not None:
+                    why = _SHORT.get(r.status, r.status)
+                    base = at.get((b, "orig"))
+                    if r.ok and base is not None and not base.ok:
+                        why = "orig " + _SHORT.get(base.status, base.status)
+                    ax.text(x, 0.02, "× " + why, rotation=90, ha="center", va="bottom",
+                            fontsize=7, color="#444444", transform=ax.get_xaxis_transform())
+            g = geomean([sp[r.cell] for r in rs if r.cell.variant == v and r.cell in sp])
+            if g is not None:
+                xs.append(len(benches) + (i - (len(variants) - 1) / 2) * width)
+                hs.append(g)
+            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v))
+            ax.bar_label(bars, fmt="%.2f", fontsize=6, padding=1, rotation=90)
+            top = max([top, *hs])
+        ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.axvline(len(benches) - 0.5, color="#999999", linewidth=0.6, linestyle=":")
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_ylim(0, top * 1.18)
+        ax.set_ylabel("speedup over orig")
+        ax.set_title(f"{compiler} {target}, {size_label} {size}", fontsize=10)
+        ax.grid(axis="y", linewidth=0.3)
+    axes[0, 0].legend(ncol=len(variants), fontsize=8, loc="upper left",
+                      bbox_to_anchor=(0, 1.0), framealpha=0.9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return True
+
+
+def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) -> bool:
+    """Four panels: registers and PTX loads relative to orig; FMA and spill bytes as counts."""
+    if not totals:
+        return False
+    plt = _pyplot()
+    series = list(dict.fromkeys((b, s) for b, s, _ in totals))
+    variants = list(dict.fromkeys(v for _, _, v in totals))
+    panels = (("registers", True, "registers (sum over entries) / orig"),
+              ("loads", True, "PTX ld instructions / orig"),
+              ("fma", False, "PTX fma instructions"),
+              ("spill_bytes", False, "spill bytes (stores + loads)"))
+    fig, axes = plt.subplots(2, 2, figsize=(max(7.0, 1.6 * len(series) + 3), 6.4))
+    width = 0.8 / len(variants)
+    for ax, (key, relative, title) in zip(axes.flat, panels):
+        for i, v in enumerate(variants):
+            xs, hs = [], []
+            for j, (b, s) in enumerate(series):
+                t = totals.get((b, s, v))
+                if t is None:
+                    continue
+                value = t[key]
+                if relative:
+                    base = totals.get((b, s, "orig"), {}).get(key)
+                    if not base:
+                        continue
+                    value = value / base
+                xs.append(j + (i - (len(variants) - 1) / 2) * width)
+                hs.append(value)
+            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, "#8C8C8C"))
+            ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90,
+                         padding=1)
+        if relative:
+            ax.axhline(1.0, color="black", linewidth=0.8)
+        ax.set_xticks(range(len(series)), [f"{b} {s}" for b, s in series])
+        ax.set_title(title, fontsize=9)
+        ax.margins(y=0.2)
+        ax.grid(axis="y", linewidth=0.3)
+    axes[0, 0].legend(fontsize=7, ncol=2)
+    fig.suptitle("static GPU view: gcc nvptx offload, ptxas -arch=sm_80", fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=130)
+    plt.close(fig)
+    return True

@@ -1,0 +1,103 @@
+"""Running builds and benchmarks: own process group, timeout, output to files.
+
+Each command starts a new session so that a timeout (or Ctrl-C on the sweep)
+ends the whole tree it started (make, the compilers, accsat-cc) and nothing
+else. The processes still running are tracked so that an interrupted sweep
+ends exactly those, by their group id.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+_active: set[subprocess.Popen] = set()
+_lock = threading.Lock()
+
+
+@dataclass
+class Finished:
+    returncode: int | None  # None: killed at the timeout
+    seconds: float  # wall clock
+    timed_out: bool
+
+
+def unlimited_stack() -> None:
+    """NPB BT (and others) keep large arrays on the stack: class W segfaults with 8 MiB."""
+    try:
+        resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    except (ValueError, OSError):  # a hard limit we may not raise: go as high as allowed
+        _, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+
+
+def run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float | None,
+        stdout: Path, stderr: Path | None = None, stdin: Path | None = None,
+        big_stack: bool = False, append: bool = False) -> Finished:
+    """Run ``cmd``; its output goes to ``stdout`` (and ``stderr``, else the same file)."""
+    start = time.perf_counter()
+    with open(stdout, "ab" if append else "wb") as out, open(stderr, "wb") if stderr else _same(out) as err, \
+            open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=inp, stdout=out, stderr=err,
+                                start_new_session=True,
+                                preexec_fn=unlimited_stack if big_stack else None)
+        with _lock:
+            _active.add(proc)
+        try:
+            proc.wait(timeout=timeout)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            timed_out = True
+        except BaseException:
+            _kill(proc)
+            raise
+        finally:
+            with _lock:
+                _active.discard(proc)
+    seconds = time.perf_counter() - start
+    return Finished(None if timed_out else proc.returncode, seconds, timed_out)
+
+
+def kill_all() -> None:
+    """End every process group this module started and that is still running."""
+    with _lock:
+        procs = list(_active)
+    for proc in procs:
+        _kill(proc)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the group we created: pid == pgid
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.wait()
+
+
+class _same:
+    """``open(...) if x else _same(out)``: the stdout file again, not closed twice."""
+
+    def __init__(self, f):
+        self.f = f
+
+    def __enter__(self):
+        return self.f
+
+    def __exit__(self, *exc):
+        return False
+
+
+def tail(path: Path, chars: int = 2000) -> str:
+    """The end of a log, for messages."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return data[-chars:].decode(errors="replace")

@@ -1,0 +1,104 @@
+"""The static GPU view (``--ptx``): per device entry and variant, what ptxas and the PTX say.
+
+A ptx cell's build is gcc with nvptx offloading, ``-g -save-temps``; its
+"run" reads the linked PTX gcc left behind (see ptx.py): registers and spill
+bytes from ``ptxas -arch=sm_80 -v``, ld/st/fma/total instruction counts, the
+source file:line of the compute construct from the PTX ``.loc`` lines, and
+how many of accsat's kernels (its report) lie inside that construct.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+from pathlib import Path
+
+from . import wrapper
+from .cells import Cell
+from .ptx import analyse, entry_locations, find_ptx, source_function
+from .results import OK, RUN_FAILED, Result
+
+PTX_COLUMNS = ("benchmark", "size", "variant", "entry", "function", "file", "line", "first",
+               "last", "kernels", "rewritten", "registers", "spill_stores", "spill_loads",
+               "loads", "stores", "fma", "instructions")
+SUMMED = ("registers", "spill_bytes", "loads", "stores", "fma", "instructions")
+
+
+def analyse_cell(cell: Cell, src: Path, folder: Path) -> Result:
+    raw = find_ptx(src)
+    if raw is None:
+        return Result(cell, RUN_FAILED, f"no *.xnvptx-none.mkoffload in {src}: "
+                      "was gcc's nvptx offload compiler used?")
+    stats = analyse(raw, folder)
+    locations = entry_locations((folder / (raw.name + ".ptx")).read_text(errors="replace"))
+    kernels = wrapper.kernel_lines(folder / "kernels.jsonl")
+    entries = []
+    for name, e in sorted(stats.items()):
+        loc = locations.get(name)
+        inside = [k for k in kernels if loc is not None
+                  and os.path.basename(str(k.get("file", ""))) == os.path.basename(loc.file)
+                  and loc.first <= int(k.get("line", 0)) <= loc.last]
+        entries.append({
+            "entry": name, "function": source_function(name),
+            "file": loc.file if loc else None, "line": loc.line if loc else None,
+            "first": loc.first if loc else None, "last": loc.last if loc else None,
+            "kernels": len(inside), "rewritten": sum(k.get("status") == "rewritten" for k in inside),
+            "registers": e.registers, "spill_stores": e.spill_stores, "spill_loads": e.spill_loads,
+            "loads": e.loads, "stores": e.stores, "fma": e.fma, "instructions": e.instructions,
+        })
+    message = "" if shutil.which("ptxas") else "ptxas not found: no registers or spills"
+    return Result(cell, OK, message, extra={"entries": entries})
+
+
+def ptx_rows(results: list[Result]) -> list[dict]:
+    out = []
+    for r in results:
+        for e in r.extra.get("entries", []):
+            out.append({"benchmark": r.cell.benchmark, "size": r.cell.size,
+                        "variant": r.cell.variant, **e})
+    return out
+
+
+def write_ptx_csv(results: list[Result], path: Path) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(PTX_COLUMNS), extrasaction="ignore")
+        w.writeheader()
+        w.writerows(ptx_rows(results))
+
+
+def totals(results: list[Result]) -> dict[tuple[str, str, str], dict[str, float]]:
+    """Per (benchmark, size, variant): sums over the entries (registers: sum and max)."""
+    out: dict[tuple[str, str, str], dict[str, float]] = {}
+    for r in results:
+        entries = r.extra.get("entries")
+        if not r.ok or entries is None:
+            continue
+        t = {"entries": len(entries), "max_registers": 0}
+        for k in SUMMED:
+            t[k] = 0
+        for e in entries:
+            t["registers"] += e["registers"] or 0
+            t["max_registers"] = max(t["max_registers"], e["registers"] or 0)
+            t["spill_bytes"] += (e["spill_stores"] or 0) + (e["spill_loads"] or 0)
+            for k in ("loads", "stores", "fma", "instructions"):
+                t[k] += e[k] or 0
+        out[(r.cell.benchmark, r.cell.size, r.cell.variant)] = t
+    return out
+
+
+def ptx_table(results: list[Result]) -> str:
+    """The terminal table: one line per benchmark and variant."""
+    t = totals(results)
+    head = (f"{'bench':6} {'class':5} {'variant':9} {'entries':>7} {'regs':>6} {'maxreg':>6} "
+            f"{'spill B':>8} {'ld':>7} {'st':>7} {'fma':>7} {'instr':>8}")
+    lines = [head, "-" * len(head)]
+    for (b, s, v), x in t.items():
+        lines.append(f"{b:6} {s:5} {v:9} {x['entries']:7d} {x['registers']:6d} "
+                     f"{x['max_registers']:6d} {x['spill_bytes']:8d} {x['loads']:7d} "
+                     f"{x['stores']:7d} {x['fma']:7d} {x['instructions']:8d}")
+    failed = [r for r in results if not r.ok]
+    for r in failed:
+        lines.append(f"{r.cell.benchmark:6} {r.cell.size:5} {r.cell.variant:9} {r.status}: "
+                     f"{r.message}")
+    return "\n".join(lines)

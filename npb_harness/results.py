@@ -1,0 +1,130 @@
+"""What a cell came to, and the machine-readable outputs (results.csv, results.json).
+
+Failures are results: a cell that did not build, did not verify, timed out,
+or could not even be attempted (compiler not found, unsupported, no GPU) has
+a status and a message like any other, and the sweep goes on.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+from .cells import Cell
+
+OK = "ok"
+VERIFICATION_FAILED = "verification failed"
+BUILD_FAILED = "build failed"
+RUN_FAILED = "run failed"
+TIMEOUT = "timeout"
+COMPILER_NOT_FOUND = "compiler not found"
+UNSUPPORTED = "unsupported"
+NO_GPU = "no gpu"
+# decided before anything is built; they depend on this machine, so they are
+# re-checked on every sweep rather than cached
+NOT_ATTEMPTED = (COMPILER_NOT_FOUND, UNSUPPORTED, NO_GPU)
+
+
+@dataclass
+class Result:
+    cell: Cell
+    status: str
+    message: str = ""
+    verified: bool | None = None
+    seconds: float | None = None  # best run, as the benchmark itself reports it
+    times: list[float] = field(default_factory=list)  # every run
+    mops: float | None = None  # of the best run
+    wall_seconds: float | None = None  # best run, measured by the harness
+    build_seconds: float | None = None
+    kernels: dict[str, int] = field(default_factory=dict)  # from accsat's kernel reports
+    fallbacks: int = 0  # files accsat-cc compiled as written (its warnings)
+    extra: dict = field(default_factory=dict)  # suite-specific (PTX entries...)
+    cached: bool = False  # not stored: whether this sweep took it from the cache
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("cached")
+        d["cell"] = self.cell.as_dict()
+        return d
+
+    @staticmethod
+    def from_dict(d: dict) -> Result:
+        known = {f.name for f in fields(Result)}
+        d = {k: v for k, v in d.items() if k in known}
+        d["cell"] = Cell(**d["cell"])
+        return Result(**d)
+
+
+def speedups(results: list[Result]) -> dict[Cell, float]:
+    """orig's time over the variant's, for every verified cell whose orig verified too.
+
+    Where both report a rate (NPB's Mop/s: the same operation count over the
+    unrounded timed section) the ratio of rates is used: NPB prints its time
+    with two decimals, which at class S is a resolution of 10 to 30 %.
+    """
+    base = {r.cell.group: r for r in results if r.cell.variant == "orig" and r.ok}
+    out: dict[Cell, float] = {}
+    for r in results:
+        b = base.get(r.cell.group)
+        if b is None or not r.ok:
+            continue
+        if r.mops and b.mops:
+            out[r.cell] = r.mops / b.mops
+        elif r.seconds and b.seconds:
+            out[r.cell] = b.seconds / r.seconds
+    return out
+
+
+def geomean(values: list[float]) -> float | None:
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+CSV_COLUMNS = ("suite", "benchmark", "size", "compiler", "target", "variant", "status",
+               "verified", "seconds", "speedup", "times", "mops", "wall_seconds",
+               "build_seconds", "kernels_found", "kernels_rewritten", "loads_before",
+               "loads_after", "fma", "fallbacks", "message")
+
+
+def rows(results: list[Result]) -> list[dict]:
+    """One flat dict per cell, the CSV's columns."""
+    sp = speedups(results)
+    out = []
+    for r in results:
+        k = r.kernels
+        out.append({
+            **r.cell.as_dict(), "status": r.status, "verified": r.verified,
+            "seconds": r.seconds, "speedup": _round(sp.get(r.cell), 4),
+            "times": " ".join(f"{t:g}" for t in r.times), "mops": r.mops,
+            "wall_seconds": _round(r.wall_seconds, 4), "build_seconds": _round(r.build_seconds, 2),
+            "kernels_found": k.get("found"), "kernels_rewritten": k.get("rewritten"),
+            "loads_before": k.get("loads_before"), "loads_after": k.get("loads_after"),
+            "fma": k.get("fma"), "fallbacks": r.fallbacks, "message": r.message,
+        })
+    return out
+
+
+def write_csv(results: list[Result], path: Path) -> None:
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(CSV_COLUMNS))
+        w.writeheader()
+        w.writerows(rows(results))
+
+
+def write_json(results: list[Result], path: Path) -> None:
+    sp = speedups(results)
+    data = [{**r.to_dict(), "speedup": sp.get(r.cell)} for r in results]
+    path.write_text(json.dumps(data, indent=1) + "\n")
+
+
+def _round(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)

@@ -1,0 +1,83 @@
+"""NPB-ACC as a suite of the sweep engine: check, build, run one cell.
+
+Host and nvptx cells run the binary; ptx cells (``--ptx``) run nothing: the
+build leaves gcc's linked PTX behind and the "run" is the static analysis
+(ptxas registers and spills, instruction counts, source lines).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from accsat import __version__ as accsat_version
+
+from . import __version__, wrapper
+from .build import build_cell, make_commands
+from .cells import Cell
+from .compilers import Compiler, Flags, flags_for, gpu_present, nvptx_offload
+from .ptxview import analyse_cell
+from .results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
+from .run import run_cell
+
+MODEL = "openacc"  # NPB-ACC
+
+
+@dataclass
+class NPBSuite:
+    root: Path
+    out: Path
+    compilers: dict[str, Compiler]
+    runs: int = 3
+    timeout: float = 900.0  # per run
+    build_timeout: float = 3600.0  # the accsat variant of BT alone takes minutes
+    make_jobs: int = 1
+    name: str = "npb"
+
+    @property
+    def accsat_cache(self) -> Path:
+        # per sweep: variants and sweeps of other trees never share entries by accident
+        return self.out / "accsat-cache"
+
+    def flags(self, cell: Cell) -> Flags | str:
+        return flags_for(self.compilers[cell.compiler], MODEL, cell.target)
+
+    def precheck(self, cell: Cell) -> Result | None:
+        flags = self.flags(cell)
+        if isinstance(flags, str):
+            return Result(cell, UNSUPPORTED, flags)
+        compiler = self.compilers[cell.compiler]
+        if compiler.path() is None:
+            return Result(cell, COMPILER_NOT_FOUND, f"'{compiler.command}' is not on PATH")
+        if cell.target == "ptx" and not nvptx_offload(compiler.command):
+            return Result(cell, UNSUPPORTED, f"'{compiler.command}' has no nvptx offload "
+                          "compiler (Debian: gcc-N-offload-nvptx)")
+        if cell.target == "nvptx" and not gpu_present():
+            return Result(cell, NO_GPU, "nvidia-smi finds no GPU: offloaded runs skipped")
+        return None
+
+    def build_key(self, cell: Cell) -> dict:
+        compiler = self.compilers[cell.compiler]
+        flags = self.flags(cell)
+        assert isinstance(flags, Flags)
+        return {"root": str(self.root.resolve()), "cell": cell.as_dict(),
+                "compiler": compiler.command, "compiler_path": compiler.path(),
+                "make": make_commands(cell, compiler, flags, 1)[0],
+                "harness": __version__, "accsat": accsat_version}
+
+    def run_key(self, cell: Cell) -> dict:
+        return {"runs": self.runs, "timeout": self.timeout} if cell.target != "ptx" else {}
+
+    def build(self, cell: Cell, folder: Path) -> dict:
+        flags = self.flags(cell)
+        assert isinstance(flags, Flags)
+        return build_cell(cell, self.root, self.compilers[cell.compiler], flags, folder,
+                          self.accsat_cache, self.make_jobs, self.build_timeout)
+
+    def run(self, cell: Cell, build: dict, folder: Path) -> Result:
+        if cell.target == "ptx":
+            return analyse_cell(cell, Path(build["source_dir"]), folder)
+        flags = self.flags(cell)
+        assert isinstance(flags, Flags)
+        env = wrapper.environment("orig", None, None, dict(flags.run_env))
+        return run_cell(cell, Path(build["artifact"]), folder, self.runs, self.timeout, env)

@@ -1,0 +1,99 @@
+"""How a cell's compiler is called: plain for ``orig``, through ``accsat-cc`` otherwise.
+
+Also reads back what accsat-cc said: its kernel reports (``ACCSAT_REPORT``)
+and its "compiling the original" warnings, which mean a file went into the
+binary unrewritten. Such a cell still measures something, but not entirely
+the variant: the count is kept with the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+_FALLBACK = re.compile(r"^accsat-cc: .*(?:compiling|compiled) the original", re.M)
+
+
+def wrapper_command() -> list[str]:
+    """``accsat-cc``: the one installed next to this Python, else on PATH, else ``-m``."""
+    beside = Path(sys.executable).parent / "accsat-cc"
+    if beside.is_file() and os.access(beside, os.X_OK):
+        return [str(beside)]
+    found = shutil.which("accsat-cc")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "accsat.wrapper"]
+
+
+def cc_command(variant: str, compiler: str) -> str:
+    """The CC a Makefile gets, as one shell word list."""
+    if variant == "orig":
+        return compiler
+    return " ".join([*(shlex.quote(w) for w in wrapper_command()), compiler])
+
+
+def environment(variant: str, report: Path | None, cache_dir: Path | None,
+                extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
+    if variant != "orig":
+        env["ACCSAT_VARIANT"] = variant
+        if report is not None:
+            env["ACCSAT_REPORT"] = str(report)
+        if cache_dir is not None:
+            env["ACCSAT_CACHE_DIR"] = str(cache_dir)
+    env.update(extra or {})
+    return env
+
+
+def count_fallbacks(log_text: str) -> int:
+    return len(_FALLBACK.findall(log_text))
+
+
+def kernel_summary(report: Path) -> dict[str, int]:
+    """Totals over accsat's JSON Lines kernel reports (empty when there are none)."""
+    try:
+        lines = report.read_text().splitlines()
+    except OSError:
+        return {}
+    s = {"found": 0, "rewritten": 0, "loads_before": 0, "loads_after": 0,
+         "ops_before": 0, "ops_after": 0, "fma": 0}
+    seen: set[tuple] = set()
+    for line in lines:
+        try:
+            k = json.loads(line)
+        except ValueError:
+            continue
+        # a file compiled twice (a retried build) reports twice: count kernels once
+        ident = (k.get("file"), k.get("line"), k.get("function"))
+        if ident in seen:
+            continue
+        seen.add(ident)
+        s["found"] += 1
+        s["rewritten"] += k.get("status") == "rewritten"
+        s["loads_before"] += k.get("loads", {}).get("before", 0)
+        s["loads_after"] += k.get("loads", {}).get("after", 0)
+        s["ops_before"] += k.get("ops", {}).get("before", 0)
+        s["ops_after"] += k.get("ops", {}).get("after", 0)
+        s["fma"] += k.get("fma", 0)
+    return s
+
+
+def kernel_lines(report: Path) -> list[dict]:
+    """The kernel reports themselves (file, line, function, status...)."""
+    out = []
+    try:
+        text = report.read_text()
+    except OSError:
+        return out
+    for line in text.splitlines():
+        try:
+            out.append(json.loads(line))
+        except ValueError:
+            continue
+    return out

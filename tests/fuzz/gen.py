@@ -1,0 +1,739 @@
+"""Random kernels in the shapes accsat handles, as complete C programs.
+
+A kernel is one function with one parallel loop (``acc parallel loop`` or
+``omp parallel for``) whose body the generator writes: expression DAGs that
+reuse earlier subexpressions, mixed types (double, float, int, unsigned, long,
+short), ifs, ternaries, inner sequential loops, loads and stores to the same
+arrays and through pointer parameters that may alias them (``restrict`` ones
+never do), reductions, math calls, struct members and a call with effects.
+
+The generated C has no undefined behaviour: unsigned types where arithmetic may
+wrap, signed integer expressions built under a bound on their magnitude (and
+reduced with ``%`` when they would grow past it), divisors that cannot be zero,
+shift counts masked, every subscript in range, float-to-integer conversions
+clamped. The driver fills every array deterministically and prints everything
+with ``%a``/``%d``, so original and rewritten programs compare bit for bit.
+
+The generator draws through a ``Chooser``: ``RandomChooser`` (offline runs,
+records its choices so a failure can be replayed and shrunk), ``ReplayChooser``
+and ``HypothesisChooser`` (hypothesis strategies, which shrink on their own).
+Smaller choices always mean simpler programs.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+N = 16  # iterations of the parallel loop
+SZ = 32  # elements of every array: subscripts stay below 24, pointer offsets below 8
+INT_LIMIT = (1 << 31) - 1
+LONG_LIMIT = (1 << 63) - 1
+ARRAY_INT_BOUND = {"int": 128, "long": 1 << 20, "short": 1 << 15, "unsigned": 1 << 32}
+
+
+# ----------------------------------------------------------------------------------------------
+# choosers
+
+class Chooser:
+    def int(self, lo: int, hi: int) -> int:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def pick(self, seq):
+        return seq[self.int(0, len(seq) - 1)]
+
+    def chance(self, percent: int) -> bool:
+        """True with probability percent/100; the minimal choice is False."""
+        return self.int(0, 99) >= 100 - percent
+
+
+class RandomChooser(Chooser):
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.choices: list[int] = []
+
+    def int(self, lo: int, hi: int) -> int:
+        v = self.rng.randint(lo, hi)
+        self.choices.append(v - lo)
+        return v
+
+
+class ReplayChooser(Chooser):
+    """Replays recorded choices (as offsets from each range's minimum); past the end, minimal."""
+
+    def __init__(self, choices: list[int]):
+        self.recorded = list(choices)
+        self.pos = 0
+        self.choices: list[int] = []
+
+    def int(self, lo: int, hi: int) -> int:
+        off = self.recorded[self.pos] if self.pos < len(self.recorded) else 0
+        self.pos += 1
+        v = min(lo + max(off, 0), hi)
+        self.choices.append(v - lo)
+        return v
+
+
+class HypothesisChooser(Chooser):
+    def __init__(self, draw):
+        from hypothesis import strategies as st
+
+        self.draw = draw
+        self.st = st
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.draw(self.st.integers(lo, hi))
+
+
+# ----------------------------------------------------------------------------------------------
+# types and expressions
+
+FLOATS = ("double", "float")
+SIGNED = ("int", "long", "short")
+RANK = {"short": 0, "int": 1, "unsigned": 2, "long": 3, "float": 4, "double": 5}
+
+
+def arith(a: str, b: str) -> str:
+    """C's usual arithmetic conversions over the generator's types."""
+    a = "int" if a == "short" else a
+    b = "int" if b == "short" else b
+    if "double" in (a, b):
+        return "double"
+    if "float" in (a, b):
+        return "float"
+    if "long" in (a, b):
+        return "long"
+    if "unsigned" in (a, b):
+        return "unsigned"
+    return "int"
+
+
+def limit(t: str) -> int:
+    return LONG_LIMIT if t == "long" else INT_LIMIT
+
+
+@dataclass
+class E:
+    text: str
+    t: str  # double float int unsigned long
+    bound: int = 0  # |value| bound for integer types (unsigned: 2^32)
+
+    @property
+    def is_float(self) -> bool:
+        return self.t in FLOATS
+
+
+@dataclass
+class Env:
+    k: str  # kernel prefix
+    arrays: dict[str, str]  # global arrays the body names: name -> element type
+    ptrs: dict[str, tuple[str, bool]]  # pointer params: name -> (element type, restrict)
+    scalars: dict[str, E]  # scalar params
+    struct: bool
+    model: str
+    locals: list[tuple[str, str, int]] = field(default_factory=list)  # (name, type, bound)
+    index_vars: list[tuple[str, int]] = field(default_factory=list)  # (name, max value)
+    pool: list[E] = field(default_factory=list)
+    counter: int = 0
+    uses_sum: bool = False
+    uses_g: bool = False
+    uses_call: bool = False
+
+    def fresh(self, base: str = "t") -> str:
+        self.counter += 1
+        return f"{base}{self.counter}"
+
+
+_DCONST = ["1.0", "0.5", "2.0", "0.25", "3.0", "1.5", "0.1", "0.0", "-1.0", "1e-3", "7.0"]
+_FCONST = ["1.0f", "0.5f", "2.0f", "0.25f", "3.0f", "1.5f", "0.1f", "0.0f", "-1.0f"]
+
+
+def gen_const(c: Chooser, t: str) -> E:
+    if t == "double":
+        return E(c.pick(_DCONST), "double")
+    if t == "float":
+        return E(c.pick(_FCONST), "float")
+    if t == "unsigned":
+        v = c.pick(["1u", "3u", "0u", "7u", "0xffffffffu", "2147483648u", "0x9e3779b9u"])
+        return E(v, "unsigned", 1 << 32)
+    if t == "long":
+        v = c.int(-8, 8)
+        return E(f"{v}L" if v >= 0 else f"({v}L)", "long", abs(v))
+    v = c.int(-4, 16)
+    return E(str(v) if v >= 0 else f"({v})", "int", abs(v))
+
+
+def gen_index(c: Chooser, env: Env, depth: int = 1) -> str:
+    """An int expression with a value in [0, 24)."""
+    kind = c.int(0, 7)
+    if kind == 0:
+        return "i"
+    if kind == 1:
+        return f"i + {c.int(0, 7)}"
+    if kind == 2 and env.index_vars:
+        name, top = c.pick(env.index_vars)
+        return f"i + {name}" if top <= 8 else name
+    if kind == 3:
+        return f"(i * {c.int(1, 3)} + {c.int(0, 15)}) % {N}"
+    if kind == 4:
+        return "n - 1 - i"
+    if kind == 5:
+        return f"{env.k}_ix[i]"
+    if kind == 6 and depth > 0:
+        e = gen_int(c, env, depth - 1)
+        return f"({e.text}) & 15"
+    return str(c.int(0, 23))
+
+
+def gen_int(c: Chooser, env: Env, depth: int) -> E:
+    t = c.pick(["int", "unsigned", "long", "int"])
+    e = gen_expr(c, env, t, depth)
+    if e.is_float:
+        return to_type(e, "int")
+    return e
+
+
+def leaf(c: Chooser, env: Env, t: str) -> E:
+    kind = c.int(0, 7)
+    if kind == 1 and env.pool:
+        cands = [e for e in env.pool if e.t == t] or env.pool
+        return c.pick(cands)
+    if kind == 2:
+        names = [n for n, et in env.arrays.items() if _fits(et, t)] or list(env.arrays)
+        if names:
+            a = c.pick(names)
+            et = env.arrays[a]
+            return E(f"{a}[{gen_index(c, env)}]", _val_t(et), ARRAY_INT_BOUND.get(et, 0))
+    if kind == 3 and env.ptrs:
+        p = c.pick(sorted(env.ptrs))
+        et = env.ptrs[p][0]
+        return E(f"{p}[{gen_index(c, env)}]", et, ARRAY_INT_BOUND.get(et, 0))
+    if kind == 4 and env.locals:
+        cands = [x for x in env.locals if x[1] == t] or env.locals
+        name, lt, b = c.pick(cands)
+        return E(name, lt, b)
+    if kind == 5:
+        name = c.pick(sorted(env.scalars))
+        return env.scalars[name]
+    if kind == 6:
+        if env.index_vars and c.chance(50):
+            name, top = c.pick(env.index_vars)
+            return E(name, "int", top)
+        return E("i", "int", N)
+    if kind == 7 and env.struct:
+        f = c.pick(["x", "y", "k"])
+        ft = {"x": "double", "y": "float", "k": "int"}[f]
+        return E(f"{env.k}_st[{gen_index(c, env)}].{f}", ft, 128 if f == "k" else 0)
+    return gen_const(c, t)
+
+
+def _val_t(t: str) -> str:
+    return "int" if t == "short" else t
+
+
+def _fits(et: str, t: str) -> bool:
+    return _val_t(et) == t
+
+
+def to_type(e: E, t: str) -> E:
+    """``e`` converted to ``t`` without undefined behaviour."""
+    if e.t == t or (t in FLOATS and e.t in FLOATS and t == "double"):
+        return e if e.t == t else E(f"(double)({e.text})", "double")
+    if t in FLOATS:
+        return E(f"({t})({e.text})", t)
+    if e.is_float:
+        lo, hi = ("0.0", "1000.0") if t == "unsigned" else ("-1000.0", "1000.0")
+        f = "f" if e.t == "float" else ""
+        lo_, hi_ = (lo + "f", hi + "f") if f else (lo, hi)
+        return E(f"({t})fmin{f}(fmax{f}({e.text}, {lo_}), {hi_})", t, 1000)
+    if t == "unsigned":
+        return E(f"(unsigned)({e.text})", "unsigned", 1 << 32)
+    if t in SIGNED:
+        if e.bound <= (limit(t) if t != "short" else (1 << 15) - 1):
+            return E(f"({t})({e.text})", _val_t(t), e.bound)
+        if e.t == "unsigned":
+            return E(f"({t})(({e.text}) % 101u)", _val_t(t), 101)
+        return E(f"({t})(({e.text}) % 101)", _val_t(t), 101)
+    raise ValueError(t)
+
+
+def shrink_bound(e: E, b: int) -> E:
+    """``e`` reduced so that its magnitude stays within ``b``."""
+    if e.is_float or e.bound <= b:
+        return e
+    m = min(b, 97)
+    if e.t == "unsigned":
+        return E(f"(({e.text}) % {m}u)", "unsigned", m)
+    return E(f"(({e.text}) % {m})", e.t, m)
+
+
+def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
+    """An expression whose value converts to ``t`` (its own type may differ)."""
+    if depth <= 0 or c.chance(25):
+        return leaf(c, env, t)
+    kind = c.int(0, 11)
+    if kind <= 3:
+        return binop(c, env, t, depth, c.pick(["+", "-", "*", "+"]))
+    if kind == 4:
+        return divide(c, env, t, depth)
+    if kind == 5:
+        cond = gen_cond(c, env, depth - 1)
+        a = gen_expr(c, env, t, depth - 1)
+        b = gen_expr(c, env, t, depth - 1)
+        rt = arith(a.t, b.t)
+        return E(f"({cond} ? {a.text} : {b.text})", rt, max(a.bound, b.bound))
+    if kind == 6:
+        a = gen_expr(c, env, t, depth - 1)
+        if a.t == "unsigned" or a.is_float:
+            return E(f"(-{_paren(a)})", a.t, a.bound)
+        return E(f"(-{_paren(a)})", arith(a.t, a.t), a.bound)
+    if kind == 7 and t in FLOATS:
+        return mathcall(c, env, t, depth)
+    if kind == 8:
+        other = c.pick(["double", "float", "int", "unsigned", "long"])
+        return to_type(gen_expr(c, env, other, depth - 1), t)
+    if kind == 9 and t not in FLOATS:
+        return bitop(c, env, t, depth)
+    if kind == 10:
+        e = gen_expr(c, env, t, depth - 1)
+        env.pool.append(e)
+        return e
+    if kind == 11:
+        return gen_cond_value(c, env, depth)
+    return binop(c, env, t, depth, "+")
+
+
+def _paren(e: E) -> str:
+    return e.text if e.text.startswith("(") and e.text.endswith(")") else f"({e.text})"
+
+
+def binop(c: Chooser, env: Env, t: str, depth: int, op: str) -> E:
+    a = gen_expr(c, env, t, depth - 1)
+    b = gen_expr(c, env, t, depth - 1)
+    rt = arith(a.t, b.t)
+    if rt in ("int", "long"):
+        lim = limit(rt)
+        ba = a.bound if a.t != "unsigned" else 1 << 32
+        bb = b.bound if b.t != "unsigned" else 1 << 32
+        if op == "*":
+            if ba * bb > lim:
+                a, b = shrink_bound(a, 4096), shrink_bound(b, 4096)
+                ba, bb = min(ba, a.bound or ba), min(bb, b.bound or bb)
+            bound = max(a.bound, 1) * max(b.bound, 1)
+        else:
+            if ba + bb > lim:
+                a, b = shrink_bound(a, 1 << 20), shrink_bound(b, 1 << 20)
+            bound = a.bound + b.bound
+        if bound > lim:  # still too big: fall back to unsigned arithmetic
+            return E(f"((unsigned)({a.text}) {op} (unsigned)({b.text}))", "unsigned", 1 << 32)
+        e = E(f"({a.text} {op} {b.text})", rt, bound)
+    else:
+        e = E(f"({a.text} {op} {b.text})", rt, 1 << 32 if rt == "unsigned" else 0)
+    if c.chance(30):
+        env.pool.append(e)
+    return e
+
+
+def divide(c: Chooser, env: Env, t: str, depth: int) -> E:
+    a = gen_expr(c, env, t, depth - 1)
+    if a.is_float or t in FLOATS:
+        b = gen_expr(c, env, t, depth - 1)
+        if not b.is_float:
+            b = to_type(b, "double")
+        rt = arith(a.t, b.t)
+        # keep the divisor away from zero: |b| + 0.5
+        f = "f" if rt == "float" else ""
+        return E(f"({a.text} / (fabs{f}({b.text}) + 0.5{f}))", rt)
+    b = gen_int(c, env, depth - 1)
+    op = c.pick(["/", "%"])
+    rt = arith(a.t, b.t)
+    d = f"((({b.text}) & 7) + 1)"
+    bound = a.bound if rt != "unsigned" else 1 << 32
+    if rt in SIGNED and a.t == "unsigned":
+        bound = 1 << 32
+    if op == "%":
+        bound = min(bound, 8) if rt != "unsigned" else 1 << 32
+    return E(f"({a.text} {op} {d})", rt, bound)
+
+
+def bitop(c: Chooser, env: Env, t: str, depth: int) -> E:
+    a = gen_int(c, env, depth - 1)
+    kind = c.int(0, 4)
+    if kind <= 2:
+        b = gen_int(c, env, depth - 1)
+        op = ["&", "|", "^"][kind]
+        rt = arith(a.t, b.t)
+        bound = 2 * max(a.bound, b.bound, 1) if rt != "unsigned" else 1 << 32
+        if rt in SIGNED and bound > limit(rt):
+            bound = limit(rt)
+        return E(f"({a.text} {op} {b.text})", rt, bound)
+    sh = gen_int(c, env, depth - 1)
+    if kind == 3:  # left shift: only unsigned
+        ua = a if a.t == "unsigned" else E(f"(unsigned)({a.text})", "unsigned", 1 << 32)
+        return E(f"({ua.text} << (({sh.text}) & 31))", "unsigned", 1 << 32)
+    rt = arith(a.t, a.t)
+    return E(f"({a.text} >> (({sh.text}) & {31 if rt != 'long' else 63}))", rt, a.bound)
+
+
+def mathcall(c: Chooser, env: Env, t: str, depth: int) -> E:
+    f = "f" if t == "float" else ""
+    a = gen_expr(c, env, t, depth - 1)
+    if not a.is_float:
+        a = to_type(a, t)
+    kind = c.int(0, 7)
+    if kind == 0:
+        return E(f"sqrt{f}(fabs{f}({a.text}))", t)
+    if kind == 1:
+        return E(f"fabs{f}({a.text})", t)
+    if kind in (2, 3):
+        b = gen_expr(c, env, t, depth - 1)
+        name = "fmax" if kind == 2 else "fmin"
+        return E(f"{name}{f}({a.text}, {b.text})", t)
+    if kind == 4:
+        return E(f"floor{f}({a.text})", t)
+    if kind == 5:
+        return E(f"sin{f}({a.text})", t)
+    if kind == 6:
+        return E(f"exp{f}({a.text} * 0.125{f})", t)
+    b = gen_expr(c, env, t, depth - 1)
+    d = gen_expr(c, env, t, depth - 1)
+    return E(f"fma{f}({a.text}, {b.text}, {d.text})", t)
+
+
+def gen_cond(c: Chooser, env: Env, depth: int) -> str:
+    t = c.pick(["double", "int", "float", "unsigned"])
+    a = gen_expr(c, env, t, depth)
+    b = gen_expr(c, env, t, max(depth - 1, 0))
+    op = c.pick(["<", ">", "<=", ">=", "==", "!="])
+    cond = f"{a.text} {op} {b.text}"
+    if c.chance(15):
+        other = gen_cond(c, env, 0)
+        cond = f"({cond}) {c.pick(['&&', '||'])} ({other})"
+    return cond
+
+
+def gen_cond_value(c: Chooser, env: Env, depth: int) -> E:
+    return E(f"({gen_cond(c, env, depth - 1)})", "int", 1)
+
+
+# ----------------------------------------------------------------------------------------------
+# statements
+
+def lvalue(c: Chooser, env: Env) -> tuple[str, str]:
+    """(text, element type) of a memory location to store to."""
+    kind = c.int(0, 3)
+    if kind == 1 and env.ptrs:
+        p = c.pick(sorted(env.ptrs))
+        return f"{p}[{gen_index(c, env)}]", env.ptrs[p][0]
+    if kind == 2 and env.struct:
+        f = c.pick(["x", "y", "k"])
+        return f"{env.k}_st[{gen_index(c, env)}].{f}", {"x": "double", "y": "float", "k": "int"}[f]
+    a = c.pick(sorted(env.arrays))
+    return f"{a}[{gen_index(c, env)}]", env.arrays[a]
+
+
+def value_for(c: Chooser, env: Env, t: str, depth: int) -> E:
+    """A value that can be stored in an object of type ``t`` without undefined behaviour."""
+    e = gen_expr(c, env, _val_t(t), depth)
+    if t in FLOATS:
+        return e if e.t == t else to_type(e, t)
+    e = to_type(e, _val_t(t)) if e.t != _val_t(t) or e.is_float else e
+    if t in ARRAY_INT_BOUND and t != "unsigned":
+        e = shrink_bound(e, 100 if t != "long" else ARRAY_INT_BOUND["long"])
+    if t == "short":
+        return E(f"(short)({e.text})", "int", min(e.bound, 1 << 15))
+    return e
+
+
+def gen_block(c: Chooser, env: Env, count: int, depth: int, indent: str) -> list[str]:
+    saved = list(env.locals)
+    saved_pool = len(env.pool)
+    out: list[str] = []
+    for _ in range(count):
+        out += gen_stmt(c, env, depth, indent)
+    env.locals = saved
+    del env.pool[saved_pool:]  # expressions using this block's locals go out of scope
+    return out
+
+
+def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
+    kind = c.int(0, 10)
+    edepth = c.int(1, 3)
+    if kind == 1:
+        t = c.pick(["double", "float", "int", "unsigned", "long", "double"])
+        name = env.fresh()
+        e = value_for(c, env, t, edepth)
+        bound = e.bound if t != "unsigned" else 1 << 32
+        env.locals.append((name, t, bound))
+        return [f"{ind}{t} {name} = {e.text};"]
+    if kind == 2:
+        lv, t = lvalue(c, env)
+        if t in FLOATS:
+            op = c.pick(["+=", "-=", "*="])
+            e = gen_expr(c, env, t, edepth)
+            return [f"{ind}{lv} {op} {e.text};"]
+        if t == "unsigned":
+            op = c.pick(["+=", "-=", "*=", "^=", "|="])
+            e = gen_int(c, env, edepth)
+            return [f"{ind}{lv} {op} {e.text};"]
+        e = value_for(c, env, t, edepth)  # signed: plain store of a bounded value
+        return [f"{ind}{lv} = {e.text};"]
+    if kind == 3 and env.locals:
+        name, t, bound = c.pick(env.locals)
+        if t in FLOATS or t == "unsigned":
+            op = c.pick(["=", "+=", "*="]) if t != "unsigned" else c.pick(["=", "+=", "^="])
+            e = gen_expr(c, env, t, edepth) if t in FLOATS else gen_int(c, env, edepth)
+            return [f"{ind}{name} {op} {e.text};"]
+        e = shrink_bound(to_type(gen_expr(c, env, t, edepth), t), bound or 1)
+        return [f"{ind}{name} = {e.text};"]
+    if kind == 4 and depth > 0:
+        cond = gen_cond(c, env, c.int(0, 2))
+        lines = [f"{ind}if ({cond}) {{"]
+        lines += gen_block(c, env, c.int(1, 3), depth - 1, ind + "  ")
+        if c.chance(50):
+            lines.append(f"{ind}}} else {{")
+            lines += gen_block(c, env, c.int(1, 3), depth - 1, ind + "  ")
+        lines.append(f"{ind}}}")
+        return lines
+    if kind == 5 and depth > 0:
+        m = env.fresh("m")
+        top = c.int(1, 4)
+        bound = f"{top}" if c.chance(70) else "k0"
+        env.index_vars.append((m, top if bound != "k0" else 3))
+        form = c.int(0, 2)
+        body = gen_block(c, env, c.int(1, 3), depth - 1, ind + "  ")
+        env.index_vars.pop()
+        if form == 2:
+            return [f"{ind}{{", f"{ind}  int {m} = 0;", f"{ind}  while ({m} < {bound}) {{",
+                    *["  " + b for b in body], f"{ind}    {m}++;", f"{ind}  }}", f"{ind}}}"]
+        return [f"{ind}for (int {m} = 0; {m} < {bound}; {m}++) {{", *body, f"{ind}}}"]
+    if kind == 6:
+        env.uses_sum = True
+        e = gen_expr(c, env, "double", edepth)
+        return [f"{ind}sum += {e.text};"]
+    if kind == 7:
+        env.uses_g = True
+        e = gen_expr(c, env, "double", edepth)
+        return [f"{ind}{env.k}_g = {env.k}_g * 0.5 + {e.text};"]
+    if kind == 8 and depth > 0:
+        name = env.fresh()
+        t = c.pick(["double", "int", "float"])
+        a, b = value_for(c, env, t, edepth), value_for(c, env, t, edepth)
+        cond = gen_cond(c, env, 1)
+        env.locals.append((name, t, max(a.bound, b.bound)))
+        return [f"{ind}{t} {name};", f"{ind}if ({cond})", f"{ind}  {name} = {a.text};",
+                f"{ind}else", f"{ind}  {name} = {b.text};"]
+    if kind == 9 and c.chance(40):
+        env.uses_call = True
+        a = c.pick(sorted(n for n, t in env.arrays.items() if t == "double") or ["_none"])
+        if a != "_none":
+            e = gen_expr(c, env, "double", 1)
+            return [f"{ind}{env.k}_bump(&{a}[{gen_index(c, env)}], {e.text});"]
+    if kind == 10:
+        # a load, a store that may alias it, the load again
+        lv, t = lvalue(c, env)
+        name = env.fresh()
+        vt = _val_t(t)
+        env.locals.append((name, vt, ARRAY_INT_BOUND.get(t, 0)))
+        lines = [f"{ind}{vt} {name} = {lv};"]
+        lines += gen_stmt(c, env, 0, ind)
+        e = value_for(c, env, t, 1)
+        lines.append(f"{ind}{lv} = {e.text};")
+        return lines
+    lv, t = lvalue(c, env)
+    e = value_for(c, env, t, edepth)
+    return [f"{ind}{lv} = {e.text};"]
+
+
+# ----------------------------------------------------------------------------------------------
+# kernels and programs
+
+_ELEM_TYPES = ["double", "double", "float", "int", "unsigned", "long", "short"]
+
+
+@dataclass
+class Kernel:
+    k: str
+    model: str
+    arrays: dict[str, str]  # every global array: name -> element type
+    body_arrays: list[str]
+    ptrs: dict[str, tuple[str, bool]]
+    ptr_args: dict[str, str]  # pointer param -> argument expression
+    struct: bool
+    body: list[str]
+    uses_sum: bool
+    uses_g: bool
+    uses_call: bool
+    index_decl_inside: bool
+    k0: int
+    scalars: dict[str, str] = field(default_factory=dict)
+
+    def functions(self) -> str:
+        k = self.k
+        out = []
+        for name, t in self.arrays.items():
+            out.append(f"{t} {name}[{SZ}];")
+        out.append(f"int {k}_ix[{SZ}];")
+        if self.struct:
+            out.append(f"struct {k}_pt {{ double x; float y; int k; }};")
+            out.append(f"struct {k}_pt {k}_st[{SZ}];")
+        out.append(f"double {k}_g;")
+        out.append(f"double {k}_out_sum;")
+        if self.uses_call:
+            out.append(f"static void {k}_bump(double *p, double v) {{ *p = *p * 0.75 + v; }}")
+        params = ["int n", "int k0", "double s0", "float s1", "unsigned s2"]
+        for p, (t, restrict) in self.ptrs.items():
+            params.append(f"{t} *{'restrict ' if restrict else ''}{p}")
+        out.append(f"static void {k}_kernel({', '.join(params)})")
+        out.append("{")
+        if not self.index_decl_inside:
+            out.append("  int i;")
+        out.append("  double sum = 0.0;")
+        if self.model == "acc":
+            red = " reduction(+:sum)" if self.uses_sum else ""
+            out.append(f"#pragma acc parallel loop{red}")
+        else:
+            red = " reduction(+:sum)" if self.uses_sum else ""
+            out.append(f"#pragma omp parallel for{red}")
+        decl = "int " if self.index_decl_inside else ""
+        out.append(f"  for ({decl}i = 0; i < n; i++) {{")
+        out += ["    " + line for line in self.body]
+        out.append("  }")
+        out.append(f"  {k}_out_sum = sum;")
+        out.append("}")
+        out.append(self.driver())
+        return "\n".join(out)
+
+    def driver(self) -> str:
+        k = self.k
+        lines = [f"static void {k}_run(void)", "{", "  int q;", f"  for (q = 0; q < {SZ}; q++) {{"]
+        for name, t in self.arrays.items():
+            lines.append(f"    {name}[q] = {_init_expr(t)};")
+        lines.append(f"    {k}_ix[q] = (int)(lcg_u() % {N}u);")
+        if self.struct:
+            lines.append(f"    {k}_st[q].x = lcg_d(); {k}_st[q].y = (float)lcg_d(); "
+                         f"{k}_st[q].k = (int)(lcg_u() % 129u) - 64;")
+        lines.append("  }")
+        lines.append(f"  {k}_g = 0.25;")
+        args = [str(N), str(self.k0), "1.25", "0.75f", "2654435761u"]
+        args += [self.ptr_args[p] for p in self.ptrs]
+        lines.append(f"  {k}_kernel({', '.join(args)});")
+        lines.append(f"  for (q = 0; q < {SZ}; q++) {{")
+        for name, t in self.arrays.items():
+            fmt, cast = _fmt(t)
+            lines.append(f'    printf("{name} %d {fmt}\\n", q, {cast}{name}[q]);')
+        if self.struct:
+            lines.append(f'    printf("{k}_st %d %a %a %d\\n", q, {k}_st[q].x, '
+                         f'(double){k}_st[q].y, {k}_st[q].k);')
+        lines.append("  }")
+        lines.append(f'  printf("{k}_g %a\\n{k}_sum %a\\n", {k}_g, {k}_out_sum);')
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _init_expr(t: str) -> str:
+    return {
+        "double": "lcg_d()",
+        "float": "(float)lcg_d()",
+        "int": "(int)(lcg_u() % 129u) - 64",
+        "short": "(short)((int)(lcg_u() % 2001u) - 1000)",
+        "long": "(long)(lcg_u() % 2001u) - 1000L",
+        "unsigned": "lcg_u()",
+    }[t]
+
+
+def _fmt(t: str) -> tuple[str, str]:
+    if t in FLOATS:
+        return "%a", "(double)"
+    if t == "unsigned":
+        return "%u", ""
+    if t == "long":
+        return "%ld", ""
+    return "%d", "(int)"
+
+
+def gen_kernel(c: Chooser, k: str = "k0") -> Kernel:
+    model = "acc" if c.int(0, 3) != 3 else "omp"
+    arrays: dict[str, str] = {}
+    n_arrays = c.int(1, 4)
+    for j in range(n_arrays):
+        arrays[f"{k}_a{j}"] = c.pick(_ELEM_TYPES) if j else "double"
+    body_arrays = list(arrays)
+    ptrs: dict[str, tuple[str, bool]] = {}
+    ptr_args: dict[str, str] = {}
+    n_ptrs = c.int(0, 3)
+    for j in range(n_ptrs):
+        restrict = c.chance(35)
+        name = f"p{j}"
+        if restrict:
+            # a restrict pointer gets an array of its own that the body never names
+            t = c.pick(["double", "float", "double"])
+            own = f"{k}_r{j}"
+            arrays[own] = t
+            ptrs[name] = (t, True)
+            ptr_args[name] = own
+            continue
+        target = c.pick(body_arrays)
+        t = arrays[target]
+        ptrs[name] = (t, False)
+        off = c.pick([0, 1, 0, 2, 4, 7])
+        ptr_args[name] = f"{target} + {off}" if off else target
+    struct = c.chance(20)
+    scalars = {"n": E("n", "int", N), "k0": E("k0", "int", 3), "s0": E("s0", "double"),
+               "s1": E("s1", "float"), "s2": E("s2", "unsigned", 1 << 32)}
+    env = Env(k, {a: arrays[a] for a in body_arrays}, ptrs, scalars, struct, model)
+    body = gen_block(c, env, c.int(1, 8), 2, "")
+    return Kernel(k, model, arrays, body_arrays, ptrs, ptr_args, struct, body, env.uses_sum,
+                  env.uses_g, env.uses_call, c.chance(50), c.int(0, 3))
+
+
+PRELUDE = """#include <stdio.h>
+#include <math.h>
+
+static unsigned int lcg_state = 12345u;
+static unsigned int lcg_u(void)
+{
+  lcg_state = lcg_state * 1664525u + 1013904223u;
+  return lcg_state ^ (lcg_state >> 13);
+}
+static double lcg_d(void)
+{
+  return (double)(lcg_u() >> 8) * (4.0 / 16777216.0) - 2.0;
+}
+"""
+
+
+def render(kernels: list[Kernel]) -> str:
+    """A complete program running every kernel and printing all they leave in memory."""
+    models = {kn.model for kn in kernels}
+    header = f"// model: {'omp' if models == {'omp'} else 'acc'}\n"
+    if models == {"acc", "omp"}:
+        raise ValueError("one program, one model")
+    parts = [header, "// generated by tests/fuzz/gen.py\n", PRELUDE]
+    for kn in kernels:
+        parts.append(kn.functions() + "\n")
+    parts.append("int main(void)\n{\n")
+    for kn in kernels:
+        parts.append(f"  {kn.k}_run();\n")
+    parts.append("  return 0;\n}\n")
+    return "".join(parts)
+
+
+def program_from_seeds(seeds: list[int], model: str | None = None) -> tuple[str, list[Kernel]]:
+    kernels = []
+    for n, s in enumerate(seeds):
+        kn = gen_kernel(RandomChooser(s), f"k{n}")
+        if model is not None:
+            kn.model = model
+        kernels.append(kn)
+    return render(kernels), kernels
+
+
+def kernel_strategy():
+    """A hypothesis strategy of single generated kernels."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def kernels(draw):
+        return gen_kernel(HypothesisChooser(draw), "k0")
+    return kernels()

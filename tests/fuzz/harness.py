@@ -1,0 +1,170 @@
+"""Run generated programs original vs rewritten, compiled and interpreted.
+
+``check_program(text, workdir)`` rewrites the program with every variant
+(in-process, ``accsat.pipeline.rewrite_file``), compiles original and rewritten
+with ``gcc -O1 -fopenacc|-fopenmp -foffload=disable -ffp-contract=off`` (the
+compiles run concurrently), runs them (one OpenMP thread: kernels may carry
+dependences from one iteration to the next, which is fine for accsat, which
+rewrites one iteration), and compares the outputs: bit for bit for ``cse``,
+``cse+bulk`` and ``--fp-exact``, within a tolerance for ``cse+sat``/``accsat``.
+It also validates every rewritten kernel with the interpreter
+(``accsat.verify.verify_file``). Each disagreement is a ``Finding``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent.parent
+if str(TESTS) not in sys.path:
+    sys.path.insert(0, str(TESTS))
+
+from difftest import compare_outputs  # noqa: E402
+
+from accsat.frontend.preprocess import PreprocessOptions  # noqa: E402
+from accsat.pipeline import Options, rewrite_file  # noqa: E402
+from accsat.verify import verify_file  # noqa: E402
+
+CC = os.environ.get("ACCSAT_TEST_CC") or shutil.which("gcc") or "gcc"
+CFLAGS = ("-O1", "-foffload=disable", "-ffp-contract=off", "-w")
+VARIANTS: tuple[tuple[str, bool], ...] = (
+    ("cse", False), ("cse+bulk", False), ("cse+sat", False), ("accsat", False))
+FP_EXACT_VARIANTS: tuple[tuple[str, bool], ...] = (("cse+sat", True), ("accsat", True))
+EXACT = {"cse", "cse+bulk"}
+DOUBLE_TOL = (1e-9, 1e-12)
+FLOAT_TOL = (1e-5, 1e-6)
+
+
+@dataclass
+class Finding:
+    kind: str  # "compiled" | "interp" | "rewrite" | "compile-rewritten" | "run-rewritten"
+    variant: str
+    kernel: str  # "k3" or "" when unknown
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{self.kind}] {self.variant} {self.kernel}: {self.detail}"
+
+
+def variant_name(variant: str, fp_exact: bool) -> str:
+    return variant + (" --fp-exact" if fp_exact else "")
+
+
+def model_flag(text: str) -> str:
+    return "-fopenmp" if "// model: omp" in text.split("\n", 1)[0] else "-fopenacc"
+
+
+def _compile_cmd(src: Path, exe: Path, flag: str) -> list[str]:
+    return [CC, *CFLAGS, flag, str(src), "-o", str(exe), "-lm"]
+
+
+def compile_all(jobs: list[tuple[Path, Path]], flag: str) -> dict[Path, str | None]:
+    """Compile concurrently; source -> None (ok) or the compiler's message."""
+    procs = [(src, subprocess.Popen(_compile_cmd(src, exe, flag), stdout=subprocess.PIPE,
+                                    stderr=subprocess.STDOUT, text=True)) for src, exe in jobs]
+    out: dict[Path, str | None] = {}
+    for src, p in procs:
+        msg, _ = p.communicate(timeout=300)
+        out[src] = None if p.returncode == 0 else msg[-3000:]
+    return out
+
+
+def run(exe: Path) -> tuple[int, bytes]:
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    try:
+        p = subprocess.run([str(exe)], capture_output=True, timeout=60, env=env)
+    except subprocess.TimeoutExpired:
+        return -1, b"timeout"
+    return p.returncode, p.stdout
+
+
+def has_float(text: str) -> bool:
+    return re.search(r"\bfloat\b", text) is not None
+
+
+def first_kernel(problems: list[str]) -> str:
+    for p in problems:
+        m = re.search(r"'(k\d+)_", p)
+        if m:
+            return m.group(1)
+    return ""
+
+
+def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = True,
+                  compiled: bool = True, trials: int = 8, use_ilp: bool = True,
+                  stem: str = "prog", extract_seconds: float = 5.0,
+                  stats: dict | None = None) -> list[Finding]:
+    """Every disagreement between the original program and its rewrites.
+
+    ``stats``, when given, counts per variant the kernels accsat rewrote
+    (``"<variant> rewritten"``) and left unchanged, and the interpreter's verdicts.
+    """
+    workdir = Path(workdir)
+    workdir.mkdir(parents=True, exist_ok=True)
+    src = workdir / f"{stem}.c"
+    src.write_text(text)
+    flag = model_flag(text)
+    findings: list[Finding] = []
+    rewritten: dict[str, tuple[Path, Options]] = {}
+    for variant, fp_exact in variants:
+        name = variant_name(variant, fp_exact)
+        options = Options(variant=variant, fp_exact=fp_exact, use_ilp=use_ilp,
+                          extract_seconds=extract_seconds, preprocess=PreprocessOptions())
+        try:
+            result = rewrite_file(src, options)
+        except Exception as exc:  # an accsat crash is a finding too
+            findings.append(Finding("rewrite", name, "", f"{type(exc).__name__}: {exc}"))
+            continue
+        if stats is not None:
+            for k in result.kernels:
+                key = f"{name} {k.status}"
+                stats[key] = stats.get(key, 0) + 1
+        out = workdir / f"{stem}.{variant.replace('+', '_')}{'_fpx' if fp_exact else ''}.c"
+        out.write_text(result.text)
+        rewritten[name] = (out, options)
+        if interp:
+            try:
+                ver = verify_file(src, result.text, options, trials=trials, original_text=text)
+            except Exception as exc:
+                findings.append(Finding("interp", name, "", f"verify_file: {type(exc).__name__}: {exc}"))
+            else:
+                for v in ver.verdicts:
+                    if stats is not None:
+                        key = f"{name} interp {v.verdict}"
+                        stats[key] = stats.get(key, 0) + 1
+                    if v.verdict == "fail":
+                        findings.append(Finding("interp", name, v.function.split("_")[0],
+                                                f"line {v.line}: {v.message}"))
+                    elif v.verdict == "unsupported" and not v.message.startswith("every state"):
+                        findings.append(Finding("interp-unsupported", name,
+                                                v.function.split("_")[0], v.message))
+    if not compiled:
+        return findings
+    jobs = [(src, workdir / f"{stem}.x")]
+    jobs += [(p, p.with_suffix(".x")) for p, _ in rewritten.values()]
+    status = compile_all(jobs, flag)
+    if status[src] is not None:
+        raise RuntimeError(f"the generated program does not compile:\n{status[src]}")
+    rc, expected = run(workdir / f"{stem}.x")
+    if rc != 0:
+        raise RuntimeError(f"the generated program fails (rc={rc})")
+    tol = FLOAT_TOL if has_float(text) else DOUBLE_TOL
+    for name, (path, _options) in rewritten.items():
+        if status[path] is not None:
+            findings.append(Finding("compile-rewritten", name, "", status[path]))
+            continue
+        rc, got = run(path.with_suffix(".x"))
+        if rc != 0:
+            findings.append(Finding("run-rewritten", name, "", f"exit status {rc}"))
+            continue
+        exact = name in EXACT or name.endswith("--fp-exact")
+        problems = compare_outputs(expected, got, *((0.0, 0.0) if exact else tol))
+        if problems:
+            findings.append(Finding("compiled", name, first_kernel(problems), "; ".join(problems[:3])))
+    return findings
