@@ -27,6 +27,22 @@ class Counts:
     fma: int = 0
 
 
+def access_path(base: str, template: str, indices: list[str]) -> str:
+    """``base`` then the path: "[]" takes the next index, ".f" and "->f" are members."""
+    out, idx, i = base, iter(indices), 0
+    while i < len(template):
+        if template.startswith("[]", i):
+            out += f"[{next(idx)}]"
+            i += 2
+            continue
+        k = i + (2 if template.startswith("->", i) else 1)
+        while k < len(template) and template[k] not in ".-[":
+            k += 1
+        out += template[i:k]
+        i = k
+    return out
+
+
 def scalar_type(text: str) -> ct.CType | None:
     try:
         return ct.from_name(text)
@@ -127,23 +143,12 @@ class ExprPrinter:
     def lvalue(self, n: ENode) -> str:
         """``base`` followed by the access path, indices filled in."""
         base, indices = n.children
+        return self.access(base, n.attrs[0], self.items(indices))
+
+    def access(self, base: int, template: str, indices: list[int]) -> str:
         text, prec = self.expr(base)
-        out = self.wrap(text, prec, PRIMARY)
-        idx = iter(self.items(indices))
-        template = n.attrs[0]
-        i = 0
-        while i < len(template):
-            if template.startswith("[]", i):
-                out += f"[{self.expr(next(idx))[0]}]"
-                i += 2
-                continue
-            j = i + (2 if template.startswith("->", i) else 1)
-            k = j
-            while k < len(template) and template[k] not in ".-[":
-                k += 1
-            out += template[i:k]
-            i = k
-        return out
+        return access_path(self.wrap(text, prec, PRIMARY), template,
+                           [self.expr(i)[0] for i in indices])
 
     @staticmethod
     def wrap(text: str, prec: int, need: int) -> str:

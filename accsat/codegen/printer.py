@@ -40,13 +40,12 @@ class BodyPrinter:
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
-        name = self.names.get(cls)
-        if name is not None:
-            return name
+        """The user's variable when it still holds the value (reads like the
+        original), else the temporary computed for it."""
         for h in self.plan.holders.get(cls, ()):
             if self.p.holds_at(h, self.use):
                 return h.sym.name
-        return None
+        return self.names.get(cls)
 
     def at(self, pos: float, ctx: str) -> None:
         self.use = Use(pos, ctx)
@@ -106,7 +105,7 @@ class BodyPrinter:
         elif isinstance(stmt, ir.Eval):
             self.call(stmt, indent)
         elif isinstance(stmt, ir.Verbatim):
-            self.lines.append(("" if stmt.text.startswith("#") else indent) + stmt.text)
+            self.lines.append(indent + stmt.text)
         elif isinstance(stmt, ir.If):
             cond, _ = self.expr.expr(cls[stmt.cond])
             self.lines.append(f"{indent}if ({cond}) {{")
@@ -126,23 +125,7 @@ class BodyPrinter:
 
     def store_target(self, stmt: ir.Store) -> str:
         cls = self.plan.class_of
-        base_text, prec = self.expr.expr(cls[stmt.base])
-        out = self.expr.wrap(base_text, prec, 16)
-        idx = iter(stmt.indices)
-        template = stmt.template
-        i = 0
-        while i < len(template):
-            if template.startswith("[]", i):
-                out += f"[{self.expr.expr(cls[next(idx)])[0]}]"
-                i += 2
-                continue
-            j = i + (2 if template.startswith("->", i) else 1)
-            k = j
-            while k < len(template) and template[k] not in ".-[":
-                k += 1
-            out += template[i:k]
-            i = k
-        return out
+        return self.expr.access(cls[stmt.base], stmt.template, [cls[i] for i in stmt.indices])
 
     def _stored_type(self, stmt: ir.Store) -> ct.CType | None:
         return scalar_type(self.plan.choice[self.plan.class_of[stmt.value]].ctype)

@@ -120,7 +120,7 @@ class Program:
         info = self.blocks[ctx]
         for i, stmt in enumerate(info.block.stmts):
             if stmt.pos >= use.pos or _end(stmt) >= use.pos:
-                return Point(ctx, i)
+                return self._glued(ctx, i)
         return Point(ctx, len(info.block.stmts))
 
     def first_point_after(self, ctx: str, pos: float) -> Point:
@@ -130,6 +130,14 @@ class Program:
             if stmt.pos - 0.25 > pos:
                 return Point(ctx, i)
         return Point(ctx, len(info.block.stmts))
+
+    def _glued(self, ctx: str, index: int) -> Point:
+        """Never between a ``#pragma`` and the statement it applies to."""
+        stmts = self.blocks[ctx].block.stmts
+        while index > 0 and isinstance(stmts[index - 1], ir.Verbatim) \
+                and stmts[index - 1].text.startswith("#pragma"):
+            index -= 1
+        return Point(ctx, index)
 
     # -- holders --------------------------------------------------------------------------
     def holds_at(self, h: Holder, use: Use) -> bool:

@@ -42,13 +42,26 @@ class SSABuilder(ExpressionBuilder):
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
-        for item in items:
+        for k, item in enumerate(items):
             try:
                 self.statement(item)
             except Unsupported as exc:
                 if exc.line is None and item.coord is not None:
                     exc.line = item.coord.line
                 raise
+            rest = items[k + 1:]
+            if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) \
+                    and _may_jump_out(item):
+                # What follows runs only on the paths that did not break or continue:
+                # a block of its own, so nothing in it is computed before the jump.
+                self.braced(c_ast.Compound(rest, item.coord))
+                return
+
+    def braced(self, node: c_ast.Compound) -> None:
+        pos = self.next_pos()
+        block = self.sub_block(node)
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5))
 
     def statement(self, node: c_ast.Node) -> None:
         kind = type(node).__name__
@@ -155,10 +168,7 @@ class SSABuilder(ExpressionBuilder):
             self.block, self.scope, self.ctx = saved
 
     def st_Compound(self, node: c_ast.Compound) -> None:
-        pos = self.next_pos()
-        block = self.sub_block(node)
-        line = node.coord.line if node.coord else self.line
-        self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5))
+        self.braced(node)
 
     def st_If(self, node: c_ast.If) -> None:
         self.calls_first(node.cond)
@@ -290,6 +300,15 @@ class SSABuilder(ExpressionBuilder):
                 and sym.kind in ("param", "local") and id(sym) not in self.body_symbols:
             return Region("restrict", self.symkey(sym))
         return ANYWHERE
+
+
+def _may_jump_out(node: c_ast.Node) -> bool:
+    """Does ``node`` contain a break or continue that leaves the enclosing loop body?"""
+    if isinstance(node, (c_ast.Break, c_ast.Continue)):
+        return True
+    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+        return False  # their own break/continue stay inside them
+    return any(_may_jump_out(child) for child in node)
 
 
 def _decl_text(node: c_ast.Decl) -> str:

@@ -1,0 +1,6 @@
+"""spec_harness: SPEC ACCEL sweeps for users who hold a SPEC licence (`accsat bench spec`).
+
+SPEC ACCEL is proprietary: nothing of it is shipped or fetched. The harness
+works on the user's installation (runspec mode, or direct mode without
+runspec) and shares npb_harness's engine: cells, cache, results, plots.
+"""

@@ -1,0 +1,47 @@
+"""The SPEC ACCEL config file of one cell, from templates/accel.cfg.j2."""
+
+from __future__ import annotations
+
+import shlex
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+
+from npb_harness import wrapper
+from npb_harness.cells import Cell
+from npb_harness.compilers import Compiler, Flags
+
+from .flags import LIBS
+from .layout import model
+
+
+def extension(cell: Cell) -> str:
+    """runspec's ``ext``: letters, digits, dots, dashes only."""
+    variant = cell.variant.replace("+", "-")
+    return f"accsat-{cell.compiler}-{cell.target}-{variant}"
+
+
+def cc_line(cell: Cell, compiler: Compiler, report: Path, cache: Path) -> str:
+    """CC with the accsat environment in front: runspec's make runs it through /bin/sh."""
+    cc = wrapper.cc_command(cell.variant, compiler.command)
+    if cell.variant == "orig":
+        return cc
+    env = {"ACCSAT_VARIANT": cell.variant, "ACCSAT_REPORT": str(report),
+           "ACCSAT_CACHE_DIR": str(cache)}
+    return "env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + cc
+
+
+def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iterations: int,
+           make_jobs: int, report: Path, cache: Path) -> str:
+    template = jinja2.Template(
+        resources.files("spec_harness").joinpath("templates/accel.cfg.j2").read_text(),
+        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined)
+    return template.render(
+        benchmark=cell.benchmark, model=model(cell.benchmark), size=cell.size,
+        compiler=compiler.command, target=cell.target, variant=cell.variant,
+        ext=extension(cell), output_root=str(output_root), iterations=iterations,
+        make_jobs=make_jobs, run_env=list(flags.run_env),
+        cc=cc_line(cell, compiler, report, cache), optimize=" ".join(flags.compile),
+        libs=" ".join(LIBS))
