@@ -14,6 +14,8 @@ Skipped as a whole only when ``accsat.cli`` cannot be imported.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from difftest import (
     EXACT_VARIANTS,
@@ -68,7 +70,8 @@ def test_rewrite_preserves_output(kernel, case, tmp_path, original_output):
     out = (
         tmp_path / f"{kernel.stem}.{variant.replace('+', '_')}{''.join(extra).replace('-', '_')}.c"
     )
-    proc = rewrite(kernel, out, variant, extra)
+    report = tmp_path / "report.jsonl"
+    proc = rewrite(kernel, out, variant, (*extra, "--report", str(report)))
     assert proc.returncode == 0, (
         f"accsat rewrite failed (rc={proc.returncode})\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}"
     )
@@ -89,6 +92,13 @@ def test_rewrite_preserves_output(kernel, case, tmp_path, original_output):
         assert not problems, (
             f"{variant}: output differs beyond rel={rel} abs={abs_}:\n" + "\n".join(problems)
         )
+
+    # extraction never loses to greedy, greedy never to the program as written
+    for line in report.read_text().splitlines():
+        k = json.loads(line)
+        if k["status"] == "rewritten":
+            c = k["cost"]
+            assert c["extracted"] <= c["greedy"] + 1e-6 <= c["original"] + 2e-6, k
 
     if variant == "cse" and not extra:
         before = count_loads_in(kernel)
