@@ -197,9 +197,11 @@ def _temp_prefix(source: SourceMap) -> str:
 
 def _indentation(kernel: Kernel, source: SourceMap) -> tuple[str, str]:
     """Indent of the loop's line, and the step one level deeper uses."""
-    outer = source.line_indent(kernel.line)
     span = kernel.span
     assert isinstance(span, BodySpan)
+    # an unbraced body on a line of its own gets its braces at its own indent
+    on_own_line = not span.braced and span.first_line != kernel.line
+    outer = source.line_indent(span.first_line if on_own_line else kernel.line)
     inner = None
     if span.last_line > span.first_line:
         inner = source.line_indent(span.first_line + 1)

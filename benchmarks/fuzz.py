@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from fuzz.gen import RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
+from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
 from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, check_program  # noqa: E402
 from fuzz.shrink import replay, shrink  # noqa: E402
 
@@ -40,9 +40,9 @@ def batch_model(b: int) -> str:
 
 
 def work(job):
-    b, base, size, variants, compiled, trials, extract = job
+    b, base, size, variants, compiled, trials, extract, avoid = job
     seeds = batch_seeds(base, b, size)
-    text, _ = program_from_seeds(seeds, batch_model(b))
+    text, _ = program_from_seeds(seeds, batch_model(b), avoid)
     stats: dict = {}
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="accsat-fuzz-") as tmp:
@@ -52,19 +52,40 @@ def work(job):
             error = None
         except Exception as exc:  # the generated program itself failed: a generator bug
             findings, error = [], f"{type(exc).__name__}: {exc}"
+        # a finding about the whole program (accsat crashed, the rewrite does not compile):
+        # find the kernels responsible, one program per kernel
+        whole = {(f.kind, f.variant) for f in findings if not f.kernel}
+        if whole:
+            findings = [f for f in findings if f.kernel]
+            vs = [v for v in variants if (v[0] + (" --fp-exact" if v[1] else "")) in
+                  {w[1] for w in whole}]
+            for n, seed in enumerate(seeds):
+                text1, _ = program_from_seeds([seed], batch_model(b), avoid)
+                try:
+                    found = check_program(text1, Path(tmp) / f"k{n}", vs, interp=False,
+                                          extract_seconds=extract)
+                except Exception:
+                    continue
+                for f in found:
+                    if (f.kind, f.variant) in whole:
+                        f.kernel = f"k{n}"
+                        findings.append(f)
     return {"batch": b, "seeds": seeds, "model": batch_model(b), "kernels": size,
             "seconds": time.perf_counter() - start, "stats": stats, "error": error,
             "findings": [f.__dict__ for f in findings]}
 
 
-def single_fails(choices, model, variant, kind, variants_all, trials, extract) -> bool:
-    kn, _ = replay(choices, "k0", model)
+def single_fails(choices, model, variant, kind, variants_all, trials, extract,
+                 avoid=frozenset()) -> bool:
+    kn, _ = replay(choices, "k0", model, avoid)
     text = render([kn])
     variants = [v for v in variants_all if (v[0] + (" --fp-exact" if v[1] else "")) == variant]
     with tempfile.TemporaryDirectory(prefix="accsat-shrink-") as tmp:
         try:
-            found = check_program(text, Path(tmp), variants, compiled=kind != "interp",
-                                  interp=kind == "interp", trials=trials, extract_seconds=extract)
+            found = check_program(text, Path(tmp), variants,
+                                  compiled=kind not in ("interp", "rewrite", "interp-unsupported"),
+                                  interp=kind in ("interp", "interp-unsupported"), trials=trials,
+                                  extract_seconds=extract)
         except Exception:
             return False  # the shrunk program is broken: not a reproduction
     return any(f.kind == kind for f in found)
@@ -73,7 +94,7 @@ def single_fails(choices, model, variant, kind, variants_all, trials, extract) -
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernels", type=int, default=600)
-    ap.add_argument("--batch", type=int, default=6)
+    ap.add_argument("--batch", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1_000_000)
     ap.add_argument("--trials", type=int, default=8, help="interpreter states per kernel")
@@ -83,19 +104,23 @@ def main(argv=None) -> int:
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-budget", type=int, default=150)
     ap.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    ap.add_argument("--avoid-known-bugs", action="store_true",
+                    help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)")
     args = ap.parse_args(argv)
     variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
     args.out.mkdir(parents=True, exist_ok=True)
     nbatches = -(-args.kernels // args.batch)
+    avoid = KNOWN_BUGS if args.avoid_known_bugs else frozenset()
     jobs = [(b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
-             args.extract_seconds) for b in range(nbatches)]
+             args.extract_seconds, avoid) for b in range(nbatches)]
     totals: Counter = Counter()
     kinds: Counter = Counter()
     findings_out = open(args.out / "findings.jsonl", "a")
     errors = []
     distinct: dict = {}
     start = time.time()
-    with mp.Pool(args.jobs) as pool:
+    # spawn, not fork: the parent has imported egglog/HiGHS, whose threads a fork would copy
+    with mp.get_context("spawn").Pool(args.jobs, maxtasksperchild=25) as pool:
         for n, res in enumerate(pool.imap_unordered(work, jobs), 1):
             totals["kernels"] += res["kernels"]
             totals.update(res["stats"])
@@ -128,16 +153,16 @@ def main(argv=None) -> int:
         shrunk.mkdir(exist_ok=True)
         for (seed, variant, kind), (model, f) in sorted(distinct.items()):
             c = RandomChooser(seed)
-            gen_kernel(c, "k0")
+            gen_kernel(c, "k0", avoid)
             choices = c.choices
             if not single_fails(choices, model, variant, kind, variants, args.trials,
-                                args.extract_seconds):
+                                args.extract_seconds, avoid):
                 print(f"seed {seed} {variant} {kind}: does not fail alone")
                 continue
             best = shrink(choices, lambda ch, m=model, v=variant, k=kind: single_fails(
-                ch, m, v, k, variants, args.trials, args.extract_seconds),
+                ch, m, v, k, variants, args.trials, args.extract_seconds, avoid),
                 budget=args.shrink_budget, log=print)
-            kn, _ = replay(best, "k0", model)
+            kn, _ = replay(best, "k0", model, avoid)
             name = f"seed{seed}_{variant.replace('+', '_').replace(' --', '_')}_{kind}.c"
             text = render([kn])
             header = (f"// fuzz regression: seed {seed}, variant {variant}, check {kind}\n"

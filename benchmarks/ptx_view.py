@@ -21,20 +21,21 @@ import sys
 import tempfile
 from pathlib import Path
 
+from npb_variants import configure  # benchmarks/ is on sys.path when run as a script
+
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.pipeline import Options, rewrite_file
-from npb_harness.ptx import OFFLOAD_FLAGS, analyse, find_ptx
+from npb_harness.ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS, analyse, find_ptx
 
-DIRS = {"BT": "BT", "SP": "SP", "LU": "LU-HP", "CG": "CG", "EP": "EP", "FT": "FT", "MG": "MG"}
 VERSIONS = ("orig", "cse", "cse+sat", "cse+bulk", "accsat")
 
 
-def prepare(npb_root: Path, bench: str, version: str, work: Path) -> Path:
+def prepare(npb_root: Path, bench: str, version: str, work: Path, cls: str) -> Path:
     tree = work / f"{bench}-{version.replace('+', '_')}"
     shutil.copytree(npb_root / bench, tree, symlinks=True)
-    src = tree / DIRS[bench]
-    for f in src.glob("*.o"):
+    for f in list(tree.rglob("*.o")) + list(tree.rglob("*.x")):
         f.unlink()
+    src = configure(tree, bench, cls)
     if version != "orig":
         opts = Options(variant=version, preprocess=PreprocessOptions((f"-I{tree / 'common'}",)))
         for f in sorted(src.glob("*.c")):
@@ -44,10 +45,11 @@ def prepare(npb_root: Path, bench: str, version: str, work: Path) -> Path:
 
 def build(src: Path, cls: str) -> None:
     flags = " ".join(("-O3", "-fopenacc", *OFFLOAD_FLAGS, "-fgnu89-inline", "-save-temps"))
+    link = " ".join(("-O3", "-fopenacc", *OFFLOAD_LINK_FLAGS, "-save-temps", "-lm"))
     for x in src.glob("*.x"):
         x.unlink()
     proc = subprocess.run(["make", "CC=gcc", "CLINK=gcc", f"CLASS={cls}", f"CFLAGS={flags}",
-                           f"CLINKFLAGS={flags} -lm"], cwd=src, capture_output=True, text=True)
+                           f"CLINKFLAGS={link}"], cwd=src, capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"build failed in {src}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
 
@@ -69,7 +71,7 @@ def main() -> int:
         work = Path(tmp)
         for bench in args.benchmarks.split(","):
             for version in args.versions.split(","):
-                src = prepare(Path(args.npb_root), bench, version, work)
+                src = prepare(Path(args.npb_root), bench, version, work, args.cls)
                 build(src, args.cls)
                 raw = find_ptx(src)
                 if raw is None:

@@ -13,6 +13,7 @@ paths, number of runs): if it changed, the stage is redone.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
@@ -48,9 +49,31 @@ def read_json(path: Path):
         return None
 
 
+class Busy(Exception):
+    """Another sweep is using the same output folder."""
+
+
 class CellStore:
     def __init__(self, out: Path):
+        self.out = out
         self.root = out / "cells"
+        self._lock_file = None
+
+    def lock(self) -> None:
+        """Hold ``OUT/.lock`` for the sweep: two sweeps in one folder would share trees."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        f = open(self.out / ".lock", "a+")  # noqa: SIM115 (held until release)
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise Busy(f"another sweep is using {self.out}") from None
+        self._lock_file = f
+
+    def release(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.close()  # closing drops the lock
+            self._lock_file = None
 
     def folder(self, cell: Cell) -> Path:
         return self.root / cell.key

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from pathlib import Path
 
 import click
 
+from .cache import Busy
 from .cells import VARIANTS, check_variants, grid, split_list
 from .compilers import TARGETS, Compiler
 from .engine import Interrupted, Sweep
@@ -66,15 +68,34 @@ def parse_variants(text: str) -> list[str]:
     return variants
 
 
+def _stop(signum, _frame):
+    raise KeyboardInterrupt
+
+
 def finish(sweep: Sweep, cells, write) -> list:
-    """Run the sweep, write its outputs (partial ones too on Ctrl-C), say how it went."""
+    """Run the sweep, write its outputs (partial ones too on Ctrl-C), say how it went.
+
+    SIGTERM and SIGHUP (unless ignored, as under nohup) stop it as Ctrl-C does:
+    the builds and runs it started (in their own process groups) are ended
+    with it, never left behind.
+    """
+    # a signal ignored at start stays ignored (nohup's SIGHUP, a background job's SIGINT)
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(s) is not signal.SIG_IGN}
+    for s in previous:
+        signal.signal(s, _stop)
     try:
         results = sweep.run(cells)
+    except Busy as exc:
+        raise click.ClickException(f"{exc}; wait for it or give another --out") from None
     except Interrupted as stop:
         write(stop.results)
         click.echo(f"interrupted: {len(stop.results)} of {len(cells)} cells done and cached; "
                    "run the same command again to resume", err=True)
         sys.exit(130)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
     write(results)
     cached = sum(r.cached for r in results)
     click.echo(f"{len(results)} cells: {cached} from the cache, {len(sweep.built)} built, "

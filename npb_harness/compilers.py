@@ -18,7 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .ptx import OFFLOAD_FLAGS
+from .ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
 
 FAMILIES = ("gcc", "clang", "nvc")
 MODELS = ("openacc", "openmp")
@@ -38,6 +38,9 @@ _GCC_HOST_ACC = ("-O3", "-fopenacc", "-foffload=disable")
 _GCC_HOST_OMP = ("-O3", "-fopenmp", "-foffload=disable")
 _GCC_DEV_ACC = ("-O3", "-fopenacc", *OFFLOAD_FLAGS)
 _GCC_DEV_OMP = ("-O3", "-fopenmp", *OFFLOAD_FLAGS)
+# the device code's own libm (newlib's, in gcc's offload compiler): NPB's SP calls
+# sqrt in its kernels, and the nvptx link fails without it
+_DEV_LIBM = OFFLOAD_LINK_FLAGS[len(OFFLOAD_FLAGS):]
 # -g for the PTX .loc lines that map entries back to source (gcc promises that
 # -g does not change the generated code); -save-temps keeps mkoffload's PTX
 _PTX_EXTRA = ("-g", "-save-temps")
@@ -46,12 +49,15 @@ _PTX_GCC_ONLY = "the static PTX view uses gcc's nvptx offload compiler"
 
 TABLE: dict[tuple[str, str, str], Flags | str] = {
     ("gcc", "openacc", "host"): Flags(_GCC_HOST_ACC, _GCC_HOST_ACC),
-    ("gcc", "openacc", "nvptx"): Flags(_GCC_DEV_ACC, _GCC_DEV_ACC, (("ACC_DEVICE_TYPE", "nvidia"),)),
-    ("gcc", "openacc", "ptx"): Flags(_GCC_DEV_ACC + _PTX_EXTRA, _GCC_DEV_ACC + _PTX_EXTRA),
+    ("gcc", "openacc", "nvptx"): Flags(_GCC_DEV_ACC, _GCC_DEV_ACC + _DEV_LIBM,
+                                       (("ACC_DEVICE_TYPE", "nvidia"),)),
+    ("gcc", "openacc", "ptx"): Flags(_GCC_DEV_ACC + _PTX_EXTRA,
+                                     _GCC_DEV_ACC + _PTX_EXTRA + _DEV_LIBM),
     ("gcc", "openmp", "host"): Flags(_GCC_HOST_OMP, _GCC_HOST_OMP),
-    ("gcc", "openmp", "nvptx"): Flags(_GCC_DEV_OMP, _GCC_DEV_OMP,
+    ("gcc", "openmp", "nvptx"): Flags(_GCC_DEV_OMP, _GCC_DEV_OMP + _DEV_LIBM,
                                       (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
-    ("gcc", "openmp", "ptx"): Flags(_GCC_DEV_OMP + _PTX_EXTRA, _GCC_DEV_OMP + _PTX_EXTRA),
+    ("gcc", "openmp", "ptx"): Flags(_GCC_DEV_OMP + _PTX_EXTRA,
+                                    _GCC_DEV_OMP + _PTX_EXTRA + _DEV_LIBM),
     ("clang", "openacc", "host"): _NO_CLANG_ACC,
     ("clang", "openacc", "nvptx"): _NO_CLANG_ACC,
     ("clang", "openacc", "ptx"): _NO_CLANG_ACC,

@@ -9,6 +9,7 @@ interrupt that leaves every finished cell finished and nothing half-recorded.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import traceback
@@ -115,7 +116,15 @@ class Sweep:
         return fingerprint({"build": self.suite.build_key(cell), "run": self.suite.run_key(cell)})
 
     def run(self, cells: list[Cell]) -> list[Result]:
-        """A result for every cell, in the order given."""
+        """A result for every cell, in the order given (raises cache.Busy if the
+        output folder is another sweep's right now)."""
+        self.store.lock()
+        try:
+            return self._run(cells)
+        finally:
+            self.store.release()
+
+    def _run(self, cells: list[Cell]) -> list[Result]:
         results: dict[Cell, Result] = {}
         to_do: list[Cell] = []
         for cell in cells:
@@ -184,7 +193,8 @@ class Sweep:
 
     def _build_and_run(self, cell: Cell) -> Result:
         folder = self.store.prepare(cell)
-        bfp = fingerprint(self.suite.build_key(cell))
+        key = self.suite.build_key(cell)
+        bfp = fingerprint(key)
         record = self.store.build_record(cell, bfp)
         if record is not None and record.get("ok") and not _artifact_present(record):
             record = None  # the tree was deleted since: build again
@@ -198,6 +208,8 @@ class Sweep:
             if self._stopping.is_set():
                 raise _Stopped  # a build we killed is no result
             record["fingerprint"] = bfp
+            if key.get("accsat_code"):
+                record["accsat_code"] = key["accsat_code"]
             self.store.save_build(cell, record)
             self.built.append(cell)
         else:
@@ -209,7 +221,12 @@ class Sweep:
         with self._lock.run():
             if self._stopping.is_set():
                 raise _Stopped
+            # other work on the machine skews timings: keep the evidence with them
+            load_before = _load()
             result = self.suite.run(cell, record, folder)
+            result.extra["load"] = [load_before, _load()]
+        if record.get("accsat_code"):
+            result.extra["accsat_code"] = record["accsat_code"]
         result.build_seconds = record.get("seconds")
         result.kernels = record.get("kernels", {})
         result.fallbacks = record.get("fallbacks", 0)
@@ -218,6 +235,14 @@ class Sweep:
 
 class _Stopped(BaseException):
     """Raised in a worker once the sweep is being interrupted."""
+
+
+def _load() -> float | None:
+    """The 1-minute load average (None where the system has none)."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
 
 
 def _artifact_present(record: dict) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .results import Result, geomean, speedups
+from .results import Result, geomean, speedup_basis, speedups
 
 _COLOURS = {"cse": "#4C72B0", "cse+sat": "#DD8452", "cse+bulk": "#55A868", "accsat": "#C44E52"}
 _SHORT = {"verification failed": "verif.", "build failed": "build", "run failed": "run",
@@ -30,6 +30,7 @@ def _pyplot():
 def speedup_png(results: list[Result], path: Path, size_label: str = "class") -> bool:
     """Write the plot; False when there is nothing to plot (no variant besides orig)."""
     sp = speedups(results)
+    coarse = {c for c, b in speedup_basis(results).items() if b == "coarse time"}
     groups: dict[tuple[str, str, str], list[Result]] = {}
     for r in results:
         groups.setdefault((r.cell.compiler, r.cell.target, r.cell.size), []).append(r)
@@ -42,19 +43,22 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
                              figsize=(max(6.0, 1.1 * (benches_max + 1) * max(1, len(variants)) / 3
                                           + 2), 3.2 * len(groups)))
     width = 0.8 / len(variants)
-    for ax, ((compiler, target, size), rs) in zip(axes[:, 0], groups.items()):
+    for ax, ((compiler, target, size), rs) in zip(axes[:, 0], groups.items(), strict=True):
         benches = list(dict.fromkeys(r.cell.benchmark for r in rs))
         at = {(r.cell.benchmark, r.cell.variant): r for r in rs}
         labels = [*benches, "geomean"]
         top = 1.0
+        any_coarse = False
         for i, v in enumerate(variants):
-            xs, hs = [], []
+            xs, hs, hatches = [], [], []
             for j, b in enumerate(benches):
                 r = at.get((b, v))
                 x = j + (i - (len(variants) - 1) / 2) * width
                 if r is not None and r.cell in sp:
                     xs.append(x)
                     hs.append(sp[r.cell])
+                    hatches.append("///" if r.cell in coarse else "")
+                    any_coarse |= r.cell in coarse
                 elif r is not None:
                     why = _SHORT.get(r.status, r.status)
                     base = at.get((b, "orig"))
@@ -66,13 +70,19 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
             if g is not None:
                 xs.append(len(benches) + (i - (len(variants) - 1) / 2) * width)
                 hs.append(g)
-            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v))
+                hatches.append("")
+            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v), hatch=hatches,
+                          edgecolor="white", linewidth=0)
             ax.bar_label(bars, fmt="%.2f", fontsize=6, padding=1, rotation=90)
             top = max([top, *hs])
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.axvline(len(benches) - 0.5, color="#999999", linewidth=0.6, linestyle=":")
         ax.set_xticks(range(len(labels)), labels)
-        ax.set_ylim(0, top * 1.18)
+        ax.set_xlim(-0.5, len(labels) - 0.5)
+        ax.set_ylim(0, top * 1.28)
+        if any_coarse:
+            ax.text(0.99, 0.97, "hatched: from times < 0.1 s (two decimals, no Mop/s)",
+                    transform=ax.transAxes, ha="right", va="top", fontsize=7)
         ax.set_ylabel("speedup over orig")
         ax.set_title(f"{compiler} {target}, {size_label} {size}", fontsize=10)
         ax.grid(axis="y", linewidth=0.3)
@@ -97,7 +107,7 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
               ("spill_bytes", False, "spill bytes (stores + loads)"))
     fig, axes = plt.subplots(2, 2, figsize=(max(7.0, 1.6 * len(series) + 3), 6.4))
     width = 0.8 / len(variants)
-    for ax, (key, relative, title) in zip(axes.flat, panels):
+    for ax, (key, relative, title) in zip(axes.flat, panels, strict=True):
         for i, v in enumerate(variants):
             xs, hs = [], []
             for j, (b, s) in enumerate(series):
@@ -115,11 +125,17 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
             bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, "#8C8C8C"))
             ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90,
                          padding=1)
-        if relative:
-            ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xticks(range(len(series)), [f"{b} {s}" for b, s in series])
         ax.set_title(title, fontsize=9)
         ax.margins(y=0.2)
+        if relative:
+            ax.axhline(1.0, color="black", linewidth=0.8)
+        elif not any(t[key] for t in totals.values()):
+            ax.set_ylim(0, 1)  # all zero: say so rather than draw an axis around nothing
+            ax.text(0.5, 0.5, f"none ({key.replace('_', ' ')} = 0 everywhere)",
+                    transform=ax.transAxes, ha="center", fontsize=8)
+        else:
+            ax.set_ylim(bottom=0)
         ax.grid(axis="y", linewidth=0.3)
     axes[0, 0].legend(fontsize=7, ncol=2)
     fig.suptitle("static GPU view: gcc nvptx offload, ptxas -arch=sm_80", fontsize=10)

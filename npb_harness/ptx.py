@@ -2,8 +2,10 @@
 
 gcc's nvptx offload compiler (Debian's gcc-12-offload-nvptx) leaves the linked
 device code in ``<binary>.xnvptx-none.mkoffload`` under ``-save-temps``: PTX
-text, NUL-terminated. ``ptxas -arch=sm_80 -v`` then reports registers and
-spills per entry function.
+modules, each NUL-terminated: the program's own (all its entries), then one
+per function taken from the device libraries (newlib's libm when a kernel
+calls ``sqrt``, built for an older target). ``ptxas -arch=sm_80 -v`` then
+reports registers and spills per entry function of the program's module.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ OFFLOAD_FLAGS = (
     # gcc 12 asks ptxas to verify for sm_35, which CUDA 13 no longer knows
     "-foffload-options=nvptx-none=-Wa,--no-verify",
 )
+
+# At link time the device code needs its own libm (SP and LU call sqrt in kernels).
+OFFLOAD_LINK_FLAGS = (*OFFLOAD_FLAGS, "-foffload-options=nvptx-none=-lm")
 
 _ENTRY = re.compile(r"^\.entry\s+(?P<name>[^\s(]+)")
 _FUNC = re.compile(r"^\.(?:visible\s+)?\.?func\b")
@@ -51,9 +56,25 @@ def find_ptx(build_dir: Path) -> Path | None:
     return found[0] if found else None
 
 
+def modules(raw: Path) -> list[str]:
+    """The PTX modules of mkoffload's file, in order."""
+    data = raw.read_bytes()
+    return [m.decode(errors="replace") for m in data.split(b"\0") if m.strip()]
+
+
+def entry_modules(raw: Path) -> list[str]:
+    """The modules that hold entries (the program's; the libraries' have none)."""
+    return [m for m in modules(raw) if _ENTRY_LINE.search(m)]
+
+
+_ENTRY_LINE = re.compile(r"^\.entry\s", re.M)
+
+
 def clean_ptx(raw: Path, out: Path) -> Path:
-    """A copy ptxas accepts (mkoffload's file ends with a NUL byte)."""
-    out.write_bytes(raw.read_bytes().replace(b"\0", b""))
+    """A copy ptxas accepts: the first module holding entries (the concatenation of
+    every module does not parse: each has its own .version and .target)."""
+    found = entry_modules(raw) or modules(raw)[:1]
+    out.write_text(found[0] if found else "")
     return out
 
 
@@ -95,12 +116,18 @@ def count_instructions(ptx: str) -> dict[str, EntryStats]:
 
 
 def run_ptxas(ptx: Path, arch: str = "sm_80") -> dict[str, dict[str, int]]:
-    """Registers and spill bytes per entry, from ``ptxas -v`` (empty without ptxas)."""
+    """Registers and spill bytes per entry, from ``ptxas -v`` (empty without ptxas).
+
+    A module that calls functions of another (``.extern .func sqrt``, in libm's
+    module) is compiled as relocatable code (``-c``): whole-program compilation
+    would stop at the unresolved call.
+    """
     ptxas = shutil.which("ptxas")
     if ptxas is None:
         return {}
-    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", str(ptx), "-o", "/dev/null"],
-                          capture_output=True, text=True)
+    relocatable = ["-c"] if ".extern .func" in ptx.read_text(errors="replace") else []
+    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", *relocatable, str(ptx),
+                           "-o", "/dev/null"], capture_output=True, text=True)
     out: dict[str, dict[str, int]] = {}
     name = None
     for line in (proc.stdout + proc.stderr).splitlines():
@@ -122,14 +149,22 @@ def run_ptxas(ptx: Path, arch: str = "sm_80") -> dict[str, dict[str, int]]:
 
 
 def analyse(raw: Path, work: Path) -> dict[str, EntryStats]:
-    """Counts and ptxas figures for every entry of one linked device image."""
-    ptx = clean_ptx(raw, work / (raw.name + ".ptx"))
-    entries = count_instructions(ptx.read_text(errors="replace"))
-    for name, figures in run_ptxas(ptx).items():
-        stats = entries.setdefault(name, EntryStats(name))
-        stats.registers = figures.get("registers")
-        stats.spill_stores = figures.get("spill_stores")
-        stats.spill_loads = figures.get("spill_loads")
+    """Counts and ptxas figures for every entry of one linked device image.
+
+    Each module with entries is written to ``work`` (``<raw>.ptx``, then
+    ``<raw>.1.ptx``...) and analysed on its own.
+    """
+    entries: dict[str, EntryStats] = {}
+    for n, text in enumerate(entry_modules(raw)):
+        ptx = work / (raw.name + (f".{n}" if n else "") + ".ptx")
+        ptx.write_text(text)
+        found = count_instructions(text)
+        for name, figures in run_ptxas(ptx).items():
+            stats = found.setdefault(name, EntryStats(name))
+            stats.registers = figures.get("registers")
+            stats.spill_stores = figures.get("spill_stores")
+            stats.spill_loads = figures.get("spill_loads")
+        entries.update(found)
     return entries
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import wrapper
 from .cells import Cell
-from .ptx import analyse, entry_locations, find_ptx, source_function
+from .ptx import analyse, entry_locations, entry_modules, find_ptx, source_function
 from .results import OK, RUN_FAILED, Result
 
 PTX_COLUMNS = ("benchmark", "size", "variant", "entry", "function", "file", "line", "first",
@@ -31,7 +31,9 @@ def analyse_cell(cell: Cell, src: Path, folder: Path) -> Result:
         return Result(cell, RUN_FAILED, f"no *.xnvptx-none.mkoffload in {src}: "
                       "was gcc's nvptx offload compiler used?")
     stats = analyse(raw, folder)
-    locations = entry_locations((folder / (raw.name + ".ptx")).read_text(errors="replace"))
+    locations = {}
+    for module in entry_modules(raw):  # .file numbers are per module
+        locations.update(entry_locations(module))
     kernels = wrapper.kernel_lines(folder / "kernels.jsonl")
     entries = []
     for name, e in sorted(stats.items()):

@@ -51,7 +51,9 @@ def parse(text: str) -> NPBOutput:
 
     v = _VERIFIED.search(text)
     c = _CLASS.search(text)
-    return NPBOutput(v.group(1) if v else None, number(_SECONDS), number(_MOPS),
+    mops = number(_MOPS)
+    # NPB-ACC's SP prints "Mop/s total = 0.00": not computed, not a rate
+    return NPBOutput(v.group(1) if v else None, number(_SECONDS), mops if mops else None,
                      c.group(1) if c else None)
 
 
@@ -60,6 +62,7 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
     """Run ``exe`` ``runs`` times (stopping at the first failure); keep the best time."""
     times: list[float] = []
     walls: list[float] = []
+    cpus: list[float] = []
     best: NPBOutput | None = None
     for i in range(1, runs + 1):
         log = folder / f"run-{i}.out"
@@ -90,9 +93,12 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
             if best is None or _faster(out, best):
                 best = out
         walls.append(done.seconds)
+        if done.cpu_seconds is not None:
+            cpus.append(done.cpu_seconds)
     return Result(cell, OK, verified=True, seconds=best.seconds if best else None,
                   times=times, mops=best.mops if best else None,
-                  wall_seconds=min(walls) if walls else None)
+                  wall_seconds=min(walls) if walls else None,
+                  cpu_seconds=min(cpus) if cpus else None)
 
 
 def _faster(a: NPBOutput, b: NPBOutput) -> bool:

@@ -60,10 +60,13 @@ class NPBSuite:
         compiler = self.compilers[cell.compiler]
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        return {"root": str(self.root.resolve()), "cell": cell.as_dict(),
-                "compiler": compiler.command, "compiler_path": compiler.path(),
-                "make": make_commands(cell, compiler, flags, 1)[0],
-                "harness": __version__, "accsat": accsat_version}
+        key = {"root": str(self.root.resolve()), "cell": cell.as_dict(),
+               "compiler": compiler.command, "compiler_path": compiler.path(),
+               "make": make_commands(cell, compiler, flags, 1)[0],
+               "harness": __version__, "accsat": accsat_version}
+        if cell.variant != "orig":
+            key["accsat_code"] = wrapper.accsat_code()
+        return key
 
     def run_key(self, cell: Cell) -> dict:
         return {"runs": self.runs, "timeout": self.timeout} if cell.target != "ptx" else {}

@@ -13,7 +13,10 @@ import os
 import re
 import shlex
 import shutil
+import subprocess
 import sys
+import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 _FALLBACK = re.compile(r"^accsat-cc: .*(?:compiling|compiled) the original", re.M)
@@ -37,10 +40,36 @@ def cc_command(variant: str, compiler: str) -> str:
     return " ".join([*(shlex.quote(w) for w in wrapper_command()), compiler])
 
 
+@lru_cache(maxsize=1)
+def accsat_code() -> str:
+    """A hash of accsat's code, rules and cost models (what a rewrite depends on).
+
+    The same as accsat-cc's cache uses; a variant's build depends on it, so it
+    is part of the cell's fingerprint: change accsat, and variants rebuild.
+    Computed in a child Python started in a neutral folder, as accsat-cc's
+    own processes import accsat (PYTHONPATH first; never the current folder,
+    which ``python -m`` would put first in this process).
+    """
+    probe = ("import sys\ntry:\n from accsat.wrapper.cache import fingerprint\n"
+             " print(fingerprint())\nexcept ImportError:\n from accsat import __version__\n"
+             " print('accsat-' + __version__)\n")
+    with tempfile.TemporaryDirectory(prefix="accsat-probe-") as tmp:
+        proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp, capture_output=True,
+                              text=True, timeout=120)
+    if proc.returncode != 0 or not proc.stdout.strip():
+        raise RuntimeError(f"cannot fingerprint accsat: {proc.stderr.strip()[-500:]}")
+    return proc.stdout.strip()
+
+
+# ACCSAT_DATA says where accsat's data folders are: kept; every other ACCSAT_*
+# setting is the user's and would change what a cell measures
+_KEPT = ("ACCSAT_DATA",)
+
+
 def environment(variant: str, report: Path | None, cache_dir: Path | None,
                 extra: dict[str, str] | None = None) -> dict[str, str]:
     """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
     if variant != "orig":
         env["ACCSAT_VARIANT"] = variant
         if report is not None:

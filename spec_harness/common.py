@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from npb_harness import wrapper
 from npb_harness.cells import Cell
 from npb_harness.compilers import Compiler, Flags, gpu_present
 from npb_harness.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
@@ -45,6 +46,9 @@ class SpecSuiteBase:
         compiler = self.compilers[cell.compiler]
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        return {"root": str(self.tree.root.resolve()), "cell": cell.as_dict(),
-                "compiler": compiler.command, "compiler_path": compiler.path(),
-                "flags": [list(flags.compile), list(flags.link), list(flags.run_env)]}
+        key = {"root": str(self.tree.root.resolve()), "cell": cell.as_dict(),
+               "compiler": compiler.command, "compiler_path": compiler.path(),
+               "flags": [list(flags.compile), list(flags.link), list(flags.run_env)]}
+        if cell.variant != "orig":
+            key["accsat_code"] = wrapper.accsat_code()
+        return key

@@ -44,4 +44,6 @@ def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iter
         ext=extension(cell), output_root=str(output_root), iterations=iterations,
         make_jobs=make_jobs, run_env=list(flags.run_env),
         cc=cc_line(cell, compiler, report, cache), optimize=" ".join(flags.compile),
+        # OPTIMIZE is on the link line too: only what linking adds goes here
+        ldflags=" ".join(f for f in flags.link if f not in flags.compile),
         libs=" ".join(LIBS))

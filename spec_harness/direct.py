@@ -20,9 +20,8 @@ from pathlib import Path
 from accsat import __version__ as accsat_version
 from npb_harness import __version__, procs, wrapper
 from npb_harness.cells import Cell
-from npb_harness.compilers import Compiler, Flags
-from npb_harness.results import (BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED,
-                                 Result)
+from npb_harness.compilers import Flags
+from npb_harness.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
 
 from . import objectpm
 from .common import SpecSuiteBase
@@ -94,17 +93,20 @@ class DirectSuite(SpecSuiteBase):
         assert isinstance(flags, Flags)
         env = wrapper.environment("orig", None, None, dict(flags.run_env))
         times: list[float] = []
+        cpus: list[float] = []
         for i in range(1, self.runs + 1):
             outcome = self._one_run(cell, exe, folder / "run", env, i)
             if isinstance(outcome, Result):
                 outcome.times = times
                 return outcome
-            times.append(round(outcome, 6))
+            times.append(round(outcome[0], 6))
+            cpus.append(round(outcome[1], 4))
         return Result(cell, OK, verified=True, seconds=min(times), times=times,
-                      wall_seconds=min(times))
+                      wall_seconds=min(times), cpu_seconds=min(cpus))
 
-    def _one_run(self, cell: Cell, exe: Path, run: Path, env: dict, i: int) -> float | Result:
-        """The run's seconds, or the failed Result."""
+    def _one_run(self, cell: Cell, exe: Path, run: Path, env: dict,
+                 i: int) -> tuple[float, float] | Result:
+        """The run's (wall, cpu) seconds, or the failed Result."""
         if run.exists():
             shutil.rmtree(run)
         run.mkdir(parents=True)
@@ -117,7 +119,7 @@ class DirectSuite(SpecSuiteBase):
             return Result(cell, RUN_FAILED, f"object.pm: {exc}")
         if not info.runs:
             return Result(cell, RUN_FAILED, "object.pm's invoke() returned no command line")
-        seconds = 0.0
+        seconds = cpu = 0.0
         for n, inv in enumerate(info.runs):
             out = run / (inv.output or f"{info.exename}.{n}.out")
             err = run / (inv.error or f"{info.exename}.{n}.err")
@@ -126,6 +128,7 @@ class DirectSuite(SpecSuiteBase):
                              timeout=self.timeout - seconds, stdout=out, stderr=err,
                              stdin=stdin, big_stack=True)
             seconds += done.seconds
+            cpu += done.cpu_seconds or 0.0
             if done.timed_out:
                 return Result(cell, TIMEOUT, f"run {i} passed {self.timeout:g} s")
             if done.returncode != 0:
@@ -146,7 +149,7 @@ class DirectSuite(SpecSuiteBase):
                 return Result(cell, VERIFICATION_FAILED,
                               f"run {i}: {want.name}: {len(bad)} line(s) differ; {bad[0]}",
                               verified=False)
-        return seconds
+        return seconds, cpu
 
 
 def _object(source: str) -> str:

@@ -27,7 +27,8 @@ def spec_flags(compiler: Compiler, benchmark: str, target: str) -> Flags | str:
 
 def flags_listing(compilers: list[Compiler], target: str, benchmarks=PAPER_BENCHMARKS) -> str:
     """One line per benchmark and compiler: what the harness compiles it with."""
-    lines = []
+    lines = [f"# {target}: direct mode adds {' '.join(SPEC_DEFINES)} and object.pm's $bench_flags; "
+             "runspec mode writes CFLAGS as OPTIMIZE (runspec adds its own defines)"]
     for b in benchmarks:
         for c in compilers:
             f = spec_flags(c, b, target)

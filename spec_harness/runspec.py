@@ -33,8 +33,15 @@ from accsat import __version__ as accsat_version
 from npb_harness import __version__, procs, wrapper
 from npb_harness.cells import Cell
 from npb_harness.compilers import Flags
-from npb_harness.results import (BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, UNSUPPORTED,
-                                 VERIFICATION_FAILED, Result)
+from npb_harness.results import (
+    BUILD_FAILED,
+    OK,
+    RUN_FAILED,
+    TIMEOUT,
+    UNSUPPORTED,
+    VERIFICATION_FAILED,
+    Result,
+)
 
 from .common import SpecSuiteBase
 from .config import render

@@ -104,7 +104,7 @@ def compare_text(expected: str, got: str, tol: Tolerance) -> list[Mismatch]:
         if ws != gs or len(wn) != len(gn):
             out.append(Mismatch(n + 1, want, have, "text differs"))
             continue
-        for a, b in zip(wn, gn):
+        for a, b in zip(wn, gn, strict=True):
             ok, why = _close(a, b, tol)
             if not ok:
                 out.append(Mismatch(n + 1, want, have, why))

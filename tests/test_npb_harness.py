@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
 import shutil
 import signal
@@ -199,8 +198,9 @@ def test_bad_arguments_are_usage_errors(tmp_path):
     assert code == 2 and "fast" in text
 
 
-def test_interrupted_sweep_resumes_without_rebuilding_finished_cells(tmp_path):
-    """A real SIGINT in the middle of a sweep; the re-run builds only what was left."""
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_interrupted_sweep_resumes_without_rebuilding_finished_cells(signum, tmp_path):
+    """A real SIGINT (or SIGTERM) mid-sweep; the re-run builds only what was left."""
     out = tmp_path / "out"
     args = [sys.executable, "-m", "npb_harness", "--npb-root", str(FIXTURE), "--benchmarks",
             "ST,LX", "--classes", "S,W", "--variants", "orig", "--runs", "1", "--out", str(out),
@@ -209,7 +209,7 @@ def test_interrupted_sweep_resumes_without_rebuilding_finished_cells(tmp_path):
     deadline = time.time() + 60
     while time.time() < deadline and len(list(out.glob("cells/*/result.json"))) < 1:
         time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     text, _ = proc.communicate(timeout=60)
     finished = {p.parent.name for p in out.glob("cells/*/result.json")}
     if proc.returncode == 0:  # the sweep won the race: nothing left to resume

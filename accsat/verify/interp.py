@@ -196,11 +196,12 @@ class _Compiler:
                 return uninit
             if isinstance(node.init, c_ast.InitList):
                 raise NotModelled("initialiser list")
+            self.blocks[-1][name] = ("slot", slot, t, name)  # in scope in its own initialiser
             ti, fi = self.full_rv(node.init)
             fv = compose(fi, converter(ti, t))
-            self.blocks[-1][name] = ("slot", slot, t, name)
 
             def init(st):
+                st.slots[slot] = UNINIT
                 st.slots[slot] = fv(st)
             return init
         if isinstance(t, (ct.Array, ct.Struct)):

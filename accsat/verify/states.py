@@ -12,13 +12,16 @@ replayed from its number.
   medium (-64..63) and wide (any bit pattern of the width). Floats are 0.5..8 in magnitude with
   either sign; in wide mode 2^-40..2^40, zeros, inf and nan too.
 * Pointers point to distinct objects of unknown size (``p:NAME``), except in
-  *aliasing* trials (one in three), where each non-``restrict`` pointer may
-  instead point into another pointer's object or into a declared array of its
-  element type, a few elements apart.
+  *aliasing* trials (every other one), where the non-``restrict`` pointers of
+  one element type all point to the same place (one aliasing trial in four),
+  or each may point into an earlier pointer's object (0, 1 or 2 elements or
+  scalars apart, or as many as the value of one of the integer variables,
+  either way) or into a declared array of its element type.
 * Memory no one stored yet holds a hash of (object, byte offset, type, epoch);
   the epoch counts the opaque calls so far (a call may have written anything).
   Integers there are tiny or small (wide or medium in one trial out of five),
-  pointers point to fresh objects.
+  floats as for scalars, and in one trial out of eight half of them special
+  (+-0, +-inf, nan, the smallest subnormal, 1e300); pointers point to fresh objects.
 """
 
 from __future__ import annotations
@@ -58,7 +61,7 @@ def name_hash(name: str) -> int:
     return h
 
 
-SMALL, MEDIUM, WIDE, TINY, SHIFTED = 0, 1, 2, 3, 4
+SMALL, MEDIUM, WIDE, TINY, SHIFTED, SPECIAL = 0, 1, 2, 3, 4, 5
 _KIND_CODE = {"i": 1, "b": 2, "f32": 3, "f64": 4, "f80": 5, "p": 6}
 
 
@@ -67,7 +70,7 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
     kind = d[0]
     if kind == "i":
         bits, signed = d[1], d[2]
-        if mode == SMALL:
+        if mode == SMALL or mode == SPECIAL:
             return h % 8
         if mode == TINY:
             return h % 4
@@ -84,9 +87,9 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
     if kind == "p":
         return ("*" + where, 0)
     # floating point
-    special = (h >> 58) & 63
-    if mode == WIDE and special < 4:
-        v = (0.0, -0.0, math.inf, math.nan)[special]
+    special = (h >> 58) & 15
+    if mode == WIDE and special < 4 or mode == SPECIAL and special < 8:
+        v = (0.0, -0.0, math.inf, math.nan, -math.inf, 5e-324, 1e300, -1e-300)[special]
     else:
         if kind == "f32":
             m = 1.0 + (h & ((1 << 23) - 1)) / (1 << 23)
@@ -132,13 +135,22 @@ class TrialState:
 
 def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
                objects: dict[str, tuple[str, ct.CType, int | None]],
-               restrict: frozenset[str] = frozenset(), alias: bool | None = None) -> TrialState:
+               restrict: frozenset[str] = frozenset(), alias: bool | None = None,
+               finite: bool = False) -> TrialState:
     """The inputs of trial ``trial``: values for the outer scalars ``scalars`` (name: type),
-    sizes of the declared ``objects`` (name: (object, type, size))."""
+    sizes of the declared ``objects`` (name: (object, type, size)).
+
+    ``finite``: no special float values (for rewrites that may reassociate, where
+    inf and nan are not expected to come out the same)."""
+    special_trial = trial % 8 == 7 and not finite
     if trial % 5 == 4:
         memory_mode = MEDIUM if trial % 10 == 4 else WIDE
+    elif special_trial:
+        memory_mode = SPECIAL
     else:
         memory_mode = TINY if trial % 2 == 0 else SMALL
+    if finite and memory_mode == WIDE:
+        memory_mode = MEDIUM
     st = TrialState(seed, trial, memory_mode)
     for _name, (obj, _t, size) in objects.items():
         st.sizes[obj] = size
@@ -159,9 +171,12 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
             mode = SMALL
         else:
             mode = TINY if pick < 40 else SMALL if pick < 60 else MEDIUM if pick < 80 else WIDE
-        st.scalars[name] = value_from_hash(mix(h, 1), desc(t), mode, name)
+        d = desc(t)
+        if d[0] in ("f32", "f64", "f80") and (special_trial or finite and mode == WIDE):
+            mode = SPECIAL if special_trial else SMALL
+        st.scalars[name] = value_from_hash(mix(h, 1), d, mode, name)
     if alias is None:
-        alias = trial % 3 == 2
+        alias = trial % 2 == 1
     if alias:
         _alias(st, seed, trial, pointers, objects, restrict)
     return st
@@ -174,21 +189,43 @@ def _leaf(t: ct.CType) -> ct.CType:
 
 
 def _alias(st: TrialState, seed: int, trial: int, pointers, objects, restrict) -> None:
-    """Point some non-restrict pointers into other pointers' objects or declared arrays."""
-    targets: list[tuple[ct.CType, str, int]] = []  # (element type, object, base offset)
+    """Point some non-restrict pointers into other pointers' objects or declared arrays.
+
+    One aliasing trial in four makes every such pointer point exactly where the
+    first one of its element type points (or to the start of a declared array of
+    that type); the others choose for each pointer at random.
+    """
+    arrays: list[tuple[ct.CType, str, int]] = []  # (element type, object, base offset)
     for _name, (obj, t, _size) in sorted(objects.items()):
         if isinstance(t, ct.Array):
-            targets.append((_leaf(t), obj, 0))
+            arrays.append((_leaf(t), obj, 0))
+    others: list[tuple[ct.CType, str, int]] = []  # earlier pointers' targets
+    all_same = (trial // 2) % 4 == 0
+    # offsets between aliasing pointers are often some size variable: try those too
+    sizes = sorted({v for v in st.scalars.values() if isinstance(v, int) and 0 < v <= 64})
     for name, t in pointers:
+        if name in restrict:
+            continue
         elem = t.to
-        size = ct.sizeof(elem) or 1
         h = mix(seed, trial, name_hash(name), 77)
-        fitting = [x for x in targets if _leaf(x[0]) == _leaf(elem)]
-        if name not in restrict and fitting and h % 3 != 0:
-            _, obj, base = fitting[(h >> 8) % len(fitting)]
-            shift = ((h >> 20) % 5) - 2 if not obj.startswith(("g:", "o:")) else (h >> 20) % 4
-            st.scalars[name] = (obj, base + shift * size)
-            st.aliasing[name] = f"{obj}{shift * size:+d}"
-        if name not in restrict:
-            obj, off = st.scalars[name]
-            targets.append((elem, obj, off))
+        fit_p = [x for x in others if _leaf(x[0]) == _leaf(elem)]
+        fit_a = [x for x in arrays if x[0] == _leaf(elem)]
+        if all_same and (fit_p or fit_a):
+            _, obj, base = (fit_p or fit_a)[0]
+            st.scalars[name] = (obj, base)
+            st.aliasing[name] = f"{obj}{base:+d}"
+        elif (fit_p or fit_a) and h % 4 != 0:
+            into_pointer = bool(fit_p) and (not fit_a or (h >> 4) % 3 != 0)
+            pool = fit_p if into_pointer else fit_a
+            _, obj, base = pool[(h >> 8) % len(pool)]
+            unit = ct.sizeof(elem) if (h >> 12) % 2 else ct.sizeof(_leaf(elem))
+            unit = unit or 1
+            if into_pointer:
+                shifts = [0, 0, 0, 0, 1, -1, 2, -2] + [x for v in sizes for x in (v, -v)]
+            else:
+                shifts = [0, 1, 2, 3] + sizes
+            shift = shifts[(h >> 20) % len(shifts)]
+            st.scalars[name] = (obj, base + shift * unit)
+            st.aliasing[name] = f"{obj}{base + shift * unit:+d}"
+        obj, off = st.scalars[name]
+        others.append((elem, obj, off))

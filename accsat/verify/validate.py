@@ -116,7 +116,7 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
     attempts = max_attempts if max_attempts is not None else 3 * trials
     trial = 0
     while good < trials and trial < attempts:
-        state = make_state(seed, trial, scalars, objects, restrict)
+        state = make_state(seed, trial, scalars, objects, restrict, finite=tolerance is not None)
         trial += 1
         v.states_tried += 1
         try:
@@ -261,33 +261,75 @@ def _header(k: Kernel) -> str:
                                                                        loop.next))
 
 
+_PARSE_CACHE: dict[tuple, tuple] = {}
+
+
+def _parse_file(path: Path, text: str, popts, main: str | None = None):
+    """(ast, kernels, symbols) of a file, cached by path, text and flags."""
+    key = (str(path), hash(text), popts, main)
+    hit = _PARSE_CACHE.get(key)
+    if hit is None:
+        ast = parse(preprocess(path, popts), str(path))
+        kernels, symbols = find_kernels(ast, SourceMap(text), main or str(path))
+        hit = (ast, kernels, symbols)
+        if len(_PARSE_CACHE) >= 8:
+            _PARSE_CACHE.pop(next(iter(_PARSE_CACHE)))
+        _PARSE_CACHE[key] = hit
+    return hit
+
+
 def verify_file(original: Path, rewritten_text: str, options, *, trials: int = DEFAULT_TRIALS,
                 seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
-                original_text: str | None = None) -> FileVerification:
+                original_text: str | None = None, reparse: bool = False) -> FileVerification:
     """Validate every kernel of ``rewritten_text`` against ``original``.
 
-    The rewritten text is preprocessed and parsed with the same flags (from a
-    temporary copy; ``#include "..."`` still finds the original's neighbours) and
-    its kernels are matched with the original's by position; a different count or
-    loop header fails every kernel with "cannot match kernels". ``text`` in the
-    result is ``rewritten_text`` with each failed kernel's body put back as written.
+    The kernels of the two texts are matched by position. When the rewritten
+    text differs from the original only inside kernel bodies (what accsat
+    produces), each new body is located with the same source map accsat uses
+    and parsed on its own; otherwise, or with ``reparse``, the whole rewritten
+    text is preprocessed and parsed with the same flags (from a temporary copy;
+    ``#include "..."`` still finds the original's neighbours). A different
+    kernel count or loop header fails every kernel with "cannot match
+    kernels". ``text`` in the result is ``rewritten_text`` with each failed
+    kernel's body put back as written.
     """
     original = Path(original)
     if tolerance == "auto":
         tolerance = tolerance_for(options)
     orig_text = original.read_text() if original_text is None else original_text
     popts = options.preprocess
-    ast_o = parse(preprocess(original, popts), str(original))
-    ko, so = find_kernels(ast_o, SourceMap(orig_text), str(original))
+    ast_o, ko, so = _parse_file(original, orig_text, popts)
+    file = str(original)
+    defined_o = _defined(ast_o)
+    bodies = None if reparse else _bodies_in_place(orig_text, rewritten_text, ko)
+    if bodies is not None:
+        verdicts = []
+        for i, (k, (text, span)) in enumerate(zip(ko, bodies, strict=True)):
+            if span is None or text == orig_text[k.span.start:k.span.end]:
+                verdicts.append(KernelVerdict(i, k.line, k.function, "unchanged", file=file,
+                                              tolerance=tolerance))
+                continue
+            try:
+                body = parse_body(text, k.scope)
+            except AccsatError as exc:
+                verdicts.append(KernelVerdict(i, k.line, k.function, "fail", file=file,
+                                              tolerance=tolerance, message=str(exc)))
+                continue
+            verdicts.append(verify_kernels(k, so, body, k.scope, so, defined=defined_o,
+                                           trials=trials, seed=seed, tolerance=tolerance,
+                                           index=i, file=file))
+        failed = [v.index for v in verdicts if v.verdict == "fail"]
+        pieces = [(bodies[i][1][0], bodies[i][1][1], orig_text[ko[i].span.start:ko[i].span.end])
+                  for i in failed]
+        return FileVerification(verdicts, _splice(rewritten_text, pieces), failed)
     with tempfile.TemporaryDirectory(prefix="accsat-verify-") as tmp:
         path = Path(tmp) / original.name
         path.write_text(rewritten_text)
         flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
+        main = options.line_directives or str(path)
         ast_n = parse(preprocess(path, replace(popts, flags=flags)), str(path))
-    main = options.line_directives or str(path)
     kn, sn = find_kernels(ast_n, SourceMap(rewritten_text), main)
-    file = str(original)
-    defined_o, defined_n = _defined(ast_o), _defined(ast_n)
+    defined_n = _defined(ast_n)
     verdicts: list[KernelVerdict] = []
     if len(ko) != len(kn):
         msg = f"cannot match kernels: {len(ko)} in the original, {len(kn)} in the rewritten text"
@@ -308,6 +350,42 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
     return FileVerification(verdicts, text, reverted)
 
 
+def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
+    """Each kernel's body in ``new_text`` as (text, (start, end)) (None, None for a kernel
+    that is not mapped to the source), or None unless the two texts are equal outside
+    the bodies."""
+    sm_o, sm_n = SourceMap(orig_text), SourceMap(new_text)
+    out: list = []
+    delta = 0
+    pieces = []
+    for k in ko:
+        span = k.span
+        if not isinstance(span, BodySpan):
+            out.append((None, None))
+            continue
+        fors = sm_o.for_tokens_on_line(k.line)
+        nth = max((n for n, t in enumerate(fors) if sm_o.tokens[t].start < span.start), default=0)
+        new = sm_n.loop_body(k.line + delta, nth, len(fors))
+        if not isinstance(new, BodySpan):
+            return None
+        out.append((new_text[new.start:new.end], (new.start, new.end)))
+        pieces.append((new.start, new.end, orig_text[span.start:span.end]))
+        delta += (new.last_line - new.first_line) - (span.last_line - span.first_line)
+    if _splice(new_text, pieces) != orig_text:
+        return None
+    return out
+
+
+def _splice(text: str, pieces: list[tuple[int, int, str]]) -> str:
+    out, pos = [], 0
+    for start, end, piece in sorted(pieces):
+        out.append(text[pos:start])
+        out.append(piece)
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
 def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
              verdicts: list[KernelVerdict]) -> tuple[str, list[int]]:
     failed = [v.index for v in verdicts if v.verdict == "fail"]
@@ -319,13 +397,7 @@ def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
         if not isinstance(a, BodySpan) or not isinstance(b, BodySpan):
             return orig_text, list(range(len(ko)))  # cannot locate it: keep the whole original
         pieces.append((b.start, b.end, orig_text[a.start:a.end]))
-    out, pos = [], 0
-    for start, end, text in sorted(pieces):
-        out.append(new_text[pos:start])
-        out.append(text)
-        pos = end
-    out.append(new_text[pos:])
-    return "".join(out), failed
+    return _splice(new_text, pieces), failed
 
 
 def check_file(path: Path, options, *, trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,

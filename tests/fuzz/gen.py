@@ -138,6 +138,10 @@ class Env:
     uses_sum: bool = False
     uses_g: bool = False
     uses_call: bool = False
+    uses_probe: bool = False
+    matrix: bool = False  # a 2-D global array k_m2[SZ][4]
+    sptr: bool = False  # a struct pointer parameter sp into k_st
+    avoid: frozenset = frozenset()  # shapes not to generate (known accsat bugs)
 
     def fresh(self, base: str = "t") -> str:
         self.counter += 1
@@ -223,8 +227,23 @@ def leaf(c: Chooser, env: Env, t: str) -> E:
     if kind == 7 and env.struct:
         f = c.pick(["x", "y", "k"])
         ft = {"x": "double", "y": "float", "k": "int"}[f]
+        if env.sptr and c.chance(50):
+            if c.chance(50):
+                return E(f"sp[{gen_index(c, env)}].{f}", ft, 128 if f == "k" else 0)
+            return E(f"(sp + ({gen_index(c, env)}))->{f}", ft, 128 if f == "k" else 0)
         return E(f"{env.k}_st[{gen_index(c, env)}].{f}", ft, 128 if f == "k" else 0)
+    if kind == 0 and env.matrix and c.chance(50):
+        return E(f"{env.k}_m2[{gen_index(c, env)}][{gen_col(c, env)}]", "double")
     return gen_const(c, t)
+
+
+def gen_col(c: Chooser, env: Env) -> str:
+    """A column subscript of k_m2: in [0, 4)."""
+    if env.index_vars and c.chance(50):
+        name, top = c.pick(env.index_vars)
+        if top <= 4:
+            return name
+    return str(c.int(0, 3))
 
 
 def _val_t(t: str) -> str:
@@ -291,7 +310,12 @@ def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
         return mathcall(c, env, t, depth)
     if kind == 8:
         other = c.pick(["double", "float", "int", "unsigned", "long"])
-        return to_type(gen_expr(c, env, other, depth - 1), t)
+        e = to_type(gen_expr(c, env, other, depth - 1), t)
+        if not e.is_float and c.chance(25):
+            small, bound = c.pick([("unsigned char", 255), ("signed char", 128), ("short", 32768),
+                                   ("unsigned short", 65535)])
+            return E(f"(({small})({e.text}))", "int", bound)
+        return e
     if kind == 9 and t not in FLOATS:
         return bitop(c, env, t, depth)
     if kind == 10:
@@ -427,7 +451,12 @@ def lvalue(c: Chooser, env: Env) -> tuple[str, str]:
         return f"{p}[{gen_index(c, env)}]", env.ptrs[p][0]
     if kind == 2 and env.struct:
         f = c.pick(["x", "y", "k"])
-        return f"{env.k}_st[{gen_index(c, env)}].{f}", {"x": "double", "y": "float", "k": "int"}[f]
+        ft = {"x": "double", "y": "float", "k": "int"}[f]
+        if env.sptr and c.chance(50):
+            return f"sp[{gen_index(c, env)}].{f}", ft
+        return f"{env.k}_st[{gen_index(c, env)}].{f}", ft
+    if kind == 3 and env.matrix:
+        return f"{env.k}_m2[{gen_index(c, env)}][{gen_col(c, env)}]", "double"
     a = c.pick(sorted(env.arrays))
     return f"{a}[{gen_index(c, env)}]", env.arrays[a]
 
@@ -457,7 +486,12 @@ def gen_block(c: Chooser, env: Env, count: int, depth: int, indent: str) -> list
 
 
 def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
-    kind = c.int(0, 10)
+    kind = c.int(0, 14)
+    if kind >= 11:
+        out = gen_stmt2(c, env, depth, ind, kind)
+        if out:
+            return out
+        kind = 0
     edepth = c.int(1, 3)
     if kind == 1:
         t = c.pick(["double", "float", "int", "unsigned", "long", "double"])
@@ -502,6 +536,10 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         env.index_vars.append((m, top if bound != "k0" else 3))
         form = c.int(0, 2)
         body = gen_block(c, env, c.int(1, 3), depth - 1, ind + "  ")
+        if form != 2 and c.chance(25):
+            jump = c.pick(["break", "continue"])
+            cond = gen_cond(c, env, 1)
+            body.insert(c.int(0, len(body)), f"{ind}  if ({cond}) {jump};")
         env.index_vars.pop()
         if form == 2:
             return [f"{ind}{{", f"{ind}  int {m} = 0;", f"{ind}  while ({m} < {bound}) {{",
@@ -545,6 +583,97 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
     return [f"{ind}{lv} = {e.text};"]
 
 
+def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str]:
+    """Guarded operations that would trap outside their guard, increments, calls."""
+    if kind == 11:
+        form = c.int(0, 5)
+        e = shrink_bound(gen_int(c, env, 1), 4096)
+        x = shrink_bound(gen_int(c, env, 1), 1 << 20)
+        if form == 0:  # integer division under its guard
+            lv, t = lvalue(c, env)
+            q = E(f"({x.text}) {c.pick(['/', '%'])} ({e.text})", arith(x.t, e.t), x.bound)
+            val = to_type(q, _val_t(t)) if t not in FLOATS else E(f"(double)({q.text})", "double")
+            if t in SIGNED:
+                val = shrink_bound(val, 100)
+            return [f"{ind}if (({e.text}) != 0) {{", f"{ind}  {lv} = {val.text};", f"{ind}}}"]
+        if form == 1:  # the same as an expression
+            name = env.fresh()
+            env.locals.append((name, "long", x.bound))
+            op = c.pick(["/", "%"])
+            if c.chance(50):
+                return [f"{ind}long {name} = ({e.text}) != 0 ? ({x.text}) {op} ({e.text}) : 0;"]
+            return [f"{ind}long {name} = ({e.text}) != 0 && ({x.text}) {op} ({e.text}) > 1;"]
+        if form == 2:  # float to int under a range check
+            f = gen_expr(c, env, "double", 2)
+            f = f if f.is_float else to_type(f, "double")
+            lv, t = lvalue(c, env)
+            cv = "(int)" if t != "unsigned" else "(unsigned)"
+            lo = "-1000.0" if t != "unsigned" else "0.0"
+            val = f"({cv}({f.text})) % 97"
+            if t in FLOATS:
+                val = f"(double)((int)({f.text}))"
+            return [f"{ind}if ({f.text} > {lo} && {f.text} < 1000.0) {{", f"{ind}  {lv} = {val};",
+                    f"{ind}}}"]
+        if form == 3:  # an unsigned shift under its guard
+            u = gen_int(c, env, 1)
+            name = env.fresh()
+            env.locals.append((name, "unsigned", 1 << 32))
+            return [f"{ind}unsigned {name} = 0u;",
+                    f"{ind}if ((unsigned)({e.text}) < 32u) {{",
+                    f"{ind}  {name} = (unsigned)({u.text}) << ({e.text});", f"{ind}}}"]
+        if form == 4 and env.ptrs:  # a load that is out of bounds unless guarded
+            p = c.pick(sorted(env.ptrs))
+            et = env.ptrs[p][0]
+            name = env.fresh()
+            vt = _val_t(et)
+            env.locals.append((name, vt, ARRAY_INT_BOUND.get(et, 0)))
+            return [f"{ind}{vt} {name} = 0;", f"{ind}if (i > n + {c.int(0, 3)}) {{",
+                    f"{ind}  {name} = {p}[i + {c.int(40, 60)}];", f"{ind}}}"]
+        a = c.pick(sorted(env.arrays))
+        name = env.fresh()
+        et = env.arrays[a]
+        vt = _val_t(et)
+        env.locals.append((name, vt, ARRAY_INT_BOUND.get(et, 0)))
+        return [f"{ind}{vt} {name} = i < n - {c.int(16, 20)} ? {a}[i + {c.int(40, 60)}] : 0;"]
+    if kind == 12:  # increments
+        lv, t = lvalue(c, env)
+        if t in SIGNED:
+            return []
+        op = c.pick(["++", "--"])
+        if c.chance(50):
+            return [f"{ind}{lv}{op};"]
+        return [f"{ind}{op}{lv};"]
+    if kind == 13 and "probe" not in env.avoid:
+        env.uses_probe = True
+        form = c.int(0, 2)
+        idx = gen_index(c, env)
+        if form == 0:
+            return [f"{ind}{env.k}_probe({idx});"]
+        if form == 1:
+            lv, t = lvalue(c, env)
+            cond = gen_cond(c, env, 1)
+            return [f"{ind}if (({cond}) {c.pick(['&&', '||'])} {env.k}_probe({idx})) {{",
+                    f"{ind}  {lv} = {value_for(c, env, t, 1).text};", f"{ind}}}"]
+        name = env.fresh()
+        env.locals.append((name, "int", 8))
+        return [f"{ind}int {name} = {env.k}_probe({idx});"]
+    if kind == 14:  # a value used after the inner loop that changes it
+        name = env.fresh()
+        m = env.fresh("m")
+        top = c.int(1, 4)
+        env.index_vars.append((m, top))
+        saved_pool = len(env.pool)
+        e = gen_expr(c, env, "double", 2)
+        del env.pool[saved_pool:]  # they may use m
+        env.index_vars.pop()
+        init = value_for(c, env, "double", 1).text
+        env.locals.append((name, "double", 0))
+        return [f"{ind}double {name} = {init};",
+                f"{ind}for (int {m} = 0; {m} < {top}; {m}++)",
+                f"{ind}  {name} = {name} * 0.5 + {e.text};"]
+    return []
+
+
 # ----------------------------------------------------------------------------------------------
 # kernels and programs
 
@@ -566,7 +695,9 @@ class Kernel:
     uses_call: bool
     index_decl_inside: bool
     k0: int
-    scalars: dict[str, str] = field(default_factory=dict)
+    uses_probe: bool = False
+    matrix: bool = False
+    sptr: str = ""  # argument for the struct pointer parameter, "" without one
 
     def functions(self) -> str:
         k = self.k
@@ -576,7 +707,12 @@ class Kernel:
         out.append(f"int {k}_ix[{SZ}];")
         if self.struct:
             out.append(f"struct {k}_pt {{ double x; float y; int k; }};")
-            out.append(f"struct {k}_pt {k}_st[{SZ}];")
+            out.append(f"struct {k}_pt {k}_st[{SZ + 8}];")
+        if self.matrix:
+            out.append(f"double {k}_m2[{SZ}][4];")
+        if self.uses_probe:
+            out.append(f"int {k}_probes;")
+            out.append(f"int {k}_probe(int j) {{ {k}_probes += j + 1; return j % 3 == 1; }}")
         out.append(f"double {k}_g;")
         out.append(f"double {k}_out_sum;")
         if self.uses_call:
@@ -584,6 +720,8 @@ class Kernel:
         params = ["int n", "int k0", "double s0", "float s1", "unsigned s2"]
         for p, (t, restrict) in self.ptrs.items():
             params.append(f"{t} *{'restrict ' if restrict else ''}{p}")
+        if self.sptr:
+            params.append(f"struct {k}_pt *sp")
         out.append(f"static void {k}_kernel({', '.join(params)})")
         out.append("{")
         if not self.index_decl_inside:
@@ -613,10 +751,15 @@ class Kernel:
         if self.struct:
             lines.append(f"    {k}_st[q].x = lcg_d(); {k}_st[q].y = (float)lcg_d(); "
                          f"{k}_st[q].k = (int)(lcg_u() % 129u) - 64;")
+        if self.matrix:
+            lines.append(f"    {k}_m2[q][0] = lcg_d(); {k}_m2[q][1] = lcg_d(); "
+                         f"{k}_m2[q][2] = lcg_d(); {k}_m2[q][3] = lcg_d();")
         lines.append("  }")
         lines.append(f"  {k}_g = 0.25;")
         args = [str(N), str(self.k0), "1.25", "0.75f", "2654435761u"]
         args += [self.ptr_args[p] for p in self.ptrs]
+        if self.sptr:
+            args.append(self.sptr)
         lines.append(f"  {k}_kernel({', '.join(args)});")
         lines.append(f"  for (q = 0; q < {SZ}; q++) {{")
         for name, t in self.arrays.items():
@@ -625,7 +768,12 @@ class Kernel:
         if self.struct:
             lines.append(f'    printf("{k}_st %d %a %a %d\\n", q, {k}_st[q].x, '
                          f'(double){k}_st[q].y, {k}_st[q].k);')
+        if self.matrix:
+            lines.append(f'    printf("{k}_m2 %d %a %a %a %a\\n", q, {k}_m2[q][0], {k}_m2[q][1], '
+                         f'{k}_m2[q][2], {k}_m2[q][3]);')
         lines.append("  }")
+        if self.uses_probe:
+            lines.append(f'  printf("{k}_probes %d\\n", {k}_probes);')
         lines.append(f'  printf("{k}_g %a\\n{k}_sum %a\\n", {k}_g, {k}_out_sum);')
         lines.append("}")
         return "\n".join(lines)
@@ -652,7 +800,7 @@ def _fmt(t: str) -> tuple[str, str]:
     return "%d", "(int)"
 
 
-def gen_kernel(c: Chooser, k: str = "k0") -> Kernel:
+def gen_kernel(c: Chooser, k: str = "k0", avoid: frozenset = frozenset()) -> Kernel:
     model = "acc" if c.int(0, 3) != 3 else "omp"
     arrays: dict[str, str] = {}
     n_arrays = c.int(1, 4)
@@ -679,12 +827,16 @@ def gen_kernel(c: Chooser, k: str = "k0") -> Kernel:
         off = c.pick([0, 1, 0, 2, 4, 7])
         ptr_args[name] = f"{target} + {off}" if off else target
     struct = c.chance(20)
+    sptr = f"{k}_st + {c.int(0, 8)}" if struct and c.chance(50) else ""
+    matrix = c.chance(15)
     scalars = {"n": E("n", "int", N), "k0": E("k0", "int", 3), "s0": E("s0", "double"),
                "s1": E("s1", "float"), "s2": E("s2", "unsigned", 1 << 32)}
-    env = Env(k, {a: arrays[a] for a in body_arrays}, ptrs, scalars, struct, model)
+    env = Env(k, {a: arrays[a] for a in body_arrays}, ptrs, scalars, struct, model,
+              matrix=matrix, sptr=bool(sptr), avoid=avoid)
     body = gen_block(c, env, c.int(1, 8), 2, "")
     return Kernel(k, model, arrays, body_arrays, ptrs, ptr_args, struct, body, env.uses_sum,
-                  env.uses_g, env.uses_call, c.chance(50), c.int(0, 3))
+                  env.uses_g, env.uses_call, c.chance(50), c.int(0, 3), env.uses_probe,
+                  matrix, sptr)
 
 
 PRELUDE = """#include <stdio.h>
@@ -719,21 +871,40 @@ def render(kernels: list[Kernel]) -> str:
     return "".join(parts)
 
 
-def program_from_seeds(seeds: list[int], model: str | None = None) -> tuple[str, list[Kernel]]:
+def program_from_seeds(seeds: list[int], model: str | None = None,
+                       avoid: frozenset = frozenset()) -> tuple[str, list[Kernel]]:
     kernels = []
     for n, s in enumerate(seeds):
-        kn = gen_kernel(RandomChooser(s), f"k{n}")
+        kn = gen_kernel(RandomChooser(s), f"k{n}", avoid)
         if model is not None:
             kn.model = model
         kernels.append(kn)
     return render(kernels), kernels
 
 
-def kernel_strategy():
+KNOWN_BUGS = frozenset({"probe"})  # shapes of open accsat bugs (tests/fuzz/regressions)
+
+
+def kernel_strategy(avoid: frozenset = KNOWN_BUGS):
     """A hypothesis strategy of single generated kernels."""
     from hypothesis import strategies as st
 
     @st.composite
     def kernels(draw):
-        return gen_kernel(HypothesisChooser(draw), "k0")
+        return gen_kernel(HypothesisChooser(draw), "k0", avoid)
     return kernels()
+
+
+def program_strategy(max_kernels: int = 6, avoid: frozenset = KNOWN_BUGS):
+    """A hypothesis strategy of programs (their text) of 1..max_kernels generated kernels."""
+    from hypothesis import strategies as st
+
+    @st.composite
+    def programs(draw):
+        c = HypothesisChooser(draw)
+        count = c.int(1, max_kernels)
+        kernels = [gen_kernel(c, f"k{j}", avoid) for j in range(count)]
+        for kn in kernels[1:]:
+            kn.model = kernels[0].model
+        return render(kernels)
+    return programs()

@@ -27,6 +27,7 @@ if str(TESTS) not in sys.path:
 
 from difftest import compare_outputs  # noqa: E402
 
+from accsat.egraph.saturate import Limits  # noqa: E402
 from accsat.frontend.preprocess import PreprocessOptions  # noqa: E402
 from accsat.pipeline import Options, rewrite_file  # noqa: E402
 from accsat.verify import verify_file  # noqa: E402
@@ -99,6 +100,7 @@ def first_kernel(problems: list[str]) -> str:
 def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = True,
                   compiled: bool = True, trials: int = 8, use_ilp: bool = True,
                   stem: str = "prog", extract_seconds: float = 5.0,
+                  limits: Limits = Limits(nodes=4000, iterations=10, seconds=2.0),
                   stats: dict | None = None) -> list[Finding]:
     """Every disagreement between the original program and its rewrites.
 
@@ -115,7 +117,8 @@ def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = Tr
     for variant, fp_exact in variants:
         name = variant_name(variant, fp_exact)
         options = Options(variant=variant, fp_exact=fp_exact, use_ilp=use_ilp,
-                          extract_seconds=extract_seconds, preprocess=PreprocessOptions())
+                          extract_seconds=extract_seconds, limits=limits,
+                          preprocess=PreprocessOptions())
         try:
             result = rewrite_file(src, options)
         except Exception as exc:  # an accsat crash is a finding too

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from .gen import Kernel, ReplayChooser, gen_kernel
 
 
-def replay(choices: list[int], k: str = "k0", model: str | None = None) -> tuple[Kernel, list[int]]:
+def replay(choices: list[int], k: str = "k0", model: str | None = None,
+           avoid: frozenset = frozenset()) -> tuple[Kernel, list[int]]:
     c = ReplayChooser(choices)
-    kn = gen_kernel(c, k)
+    kn = gen_kernel(c, k, avoid)
     if model is not None:
         kn.model = model
     return kn, c.choices[: c.pos]
