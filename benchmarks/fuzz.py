@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
+import subprocess
 import sys
 import tempfile
 import time
@@ -91,11 +91,65 @@ def single_fails(choices, model, variant, kind, variants_all, trials, extract,
     return any(f.kind == kind for f in found)
 
 
+def run_shard(args, variants, avoid, shard: int, nshards: int) -> dict:
+    """Batches b with b % nshards == shard, one after the other, in this process."""
+    nbatches = -(-args.kernels // args.batch)
+    totals: Counter = Counter()
+    kinds: Counter = Counter()
+    errors = []
+    distinct: dict = {}
+    start = time.time()
+    done = 0
+    with open(args.out / "findings.jsonl", "a") as findings_out:
+        for b in range(shard, nbatches, nshards):
+            res = work((b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
+                        args.extract_seconds, avoid))
+            done += 1
+            totals["kernels"] += res["kernels"]
+            totals.update(res["stats"])
+            if res["error"]:
+                errors.append((res["batch"], res["error"][:500]))
+            for f in res["findings"]:
+                kinds[f"{f['kind']} {f['variant']}"] += 1
+                findings_out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
+                                               "model": res["model"]}) + "\n")
+                findings_out.flush()
+                k = f["kernel"]
+                if k.startswith("k") and k[1:].isdigit():
+                    seed = res["seeds"][int(k[1:])]
+                    distinct.setdefault(f"{seed}|{f['variant']}|{f['kind']}",
+                                        {"model": res["model"], "detail": f["detail"]})
+            if done % 5 == 0:
+                print(f"shard {shard}: {done} batches, {totals['kernels']} kernels, "
+                      f"{sum(kinds.values())} findings, {time.time() - start:.0f}s", flush=True)
+    return {"kernels": totals["kernels"], "stats": dict(totals), "findings": dict(kinds),
+            "distinct": distinct, "generator_errors": errors, "seconds": time.time() - start}
+
+
+def merge(parts: list[dict], variants) -> dict:
+    stats: Counter = Counter()
+    kinds: Counter = Counter()
+    distinct: dict = {}
+    errors: list = []
+    for p in parts:
+        stats.update(p["stats"])
+        kinds.update(p["findings"])
+        distinct.update(p["distinct"])
+        errors += p["generator_errors"]
+    names = [v[0] + (" --fp-exact" if v[1] else "") for v in variants]
+    return {"kernels": stats["kernels"], "variants": names,
+            "kernel_variant_checks": stats["kernels"] * len(names),
+            "seconds": max((p["seconds"] for p in parts), default=0), "stats": dict(stats),
+            "findings": dict(kinds), "distinct": distinct, "generator_errors": errors}
+
+
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--kernels", type=int, default=600)
     ap.add_argument("--batch", type=int, default=10)
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=2, help="processes (shards) to run")
+    ap.add_argument("--shard", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--seed", type=int, default=1_000_000)
     ap.add_argument("--trials", type=int, default=8, help="interpreter states per kernel")
     ap.add_argument("--extract-seconds", type=float, default=5.0)
@@ -108,50 +162,31 @@ def main(argv=None) -> int:
                     help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)")
     args = ap.parse_args(argv)
     variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
-    args.out.mkdir(parents=True, exist_ok=True)
-    nbatches = -(-args.kernels // args.batch)
     avoid = KNOWN_BUGS if args.avoid_known_bugs else frozenset()
-    jobs = [(b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
-             args.extract_seconds, avoid) for b in range(nbatches)]
-    totals: Counter = Counter()
-    kinds: Counter = Counter()
-    findings_out = open(args.out / "findings.jsonl", "a")
-    errors = []
-    distinct: dict = {}
-    start = time.time()
-    # spawn, not fork: the parent has imported egglog/HiGHS, whose threads a fork would copy
-    with mp.get_context("spawn").Pool(args.jobs, maxtasksperchild=25) as pool:
-        for n, res in enumerate(pool.imap_unordered(work, jobs), 1):
-            totals["kernels"] += res["kernels"]
-            totals.update(res["stats"])
-            if res["error"]:
-                errors.append((res["batch"], res["error"][:500]))
-            for f in res["findings"]:
-                kinds[(f["kind"], f["variant"])] += 1
-                findings_out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
-                                               "model": res["model"]}) + "\n")
-                findings_out.flush()
-                k = f["kernel"]
-                if k.startswith("k") and k[1:].isdigit():
-                    seed = res["seeds"][int(k[1:])]
-                    distinct.setdefault((seed, f["variant"], f["kind"]), (res["model"], f))
-            if n % 10 == 0 or n == nbatches:
-                el = time.time() - start
-                print(f"{n}/{nbatches} batches, {totals['kernels']} kernels, "
-                      f"{sum(kinds.values())} findings, {el:.0f}s", flush=True)
-    findings_out.close()
-    summary = {"kernels": totals["kernels"], "variants": [v[0] + (" --fp-exact" if v[1] else "")
-                                                          for v in variants],
-               "kernel_variant_checks": totals["kernels"] * len(variants),
-               "seconds": time.time() - start, "stats": dict(totals),
-               "findings": {f"{k[0]} {k[1]}": v for k, v in kinds.items()},
-               "distinct": len(distinct), "generator_errors": errors}
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.shard is not None:  # a child: run one shard, write its part
+        i, n = (int(x) for x in args.shard.split("/"))
+        part = run_shard(args, variants, avoid, i, n)
+        (args.out / f"part{i}.json").write_text(json.dumps(part))
+        return 0
+    # the parent: one child process per shard (no shared state, nothing to deadlock)
+    own = [a for a in (argv if argv is not None else sys.argv[1:])]
+    children = [subprocess.Popen([sys.executable, __file__, *own, "--shard", f"{i}/{args.jobs}"])
+                for i in range(args.jobs)]
+    for ch in children:
+        ch.wait()
+    parts = [json.loads((args.out / f"part{i}.json").read_text()) for i in range(args.jobs)
+             if (args.out / f"part{i}.json").exists()]
+    summary = merge(parts, variants)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
-    print(json.dumps(summary, indent=1))
-    if args.shrink and distinct:
+    print(json.dumps({k: v for k, v in summary.items() if k != "distinct"}, indent=1))
+    print(f"{len(summary['distinct'])} distinct (kernel, variant, check) findings")
+    if args.shrink and summary["distinct"]:
         shrunk = args.out / "shrunk"
         shrunk.mkdir(exist_ok=True)
-        for (seed, variant, kind), (model, f) in sorted(distinct.items()):
+        for key, info in sorted(summary["distinct"].items()):
+            seed_s, variant, kind = key.split("|")
+            seed, model = int(seed_s), info["model"]
             c = RandomChooser(seed)
             gen_kernel(c, "k0", avoid)
             choices = c.choices
@@ -166,7 +201,7 @@ def main(argv=None) -> int:
             name = f"seed{seed}_{variant.replace('+', '_').replace(' --', '_')}_{kind}.c"
             text = render([kn])
             header = (f"// fuzz regression: seed {seed}, variant {variant}, check {kind}\n"
-                      f"// found: {f['detail'][:300]}\n")
+                      f"// found: {info['detail'][:300]}\n")
             (shrunk / name).write_text(text.replace("// generated by tests/fuzz/gen.py\n",
                                                     header, 1))
             print(f"wrote {shrunk / name}")

@@ -56,6 +56,10 @@ class NotModelled(Exception):
     """A construct of the body the interpreter does not handle (the kernel is unsupported)."""
 
 
+class InvalidC(NotModelled):
+    """Not valid C at all (a name not in scope): a rewrite like this fails."""
+
+
 # --------------------------------------------------------------------------------------------
 # kinds of types
 

@@ -29,8 +29,9 @@ from . import mathlib
 from .cvalues import (
     F32,
     F80,
-    NotModelled,
     UB,
+    InvalidC,
+    NotModelled,
     Unmodelled,
     binary,
     compose,
@@ -60,6 +61,7 @@ class Program:
     outer_objects: dict[str, tuple[str, ct.CType, int | None]]  # name: (object, type, size)
     restrict: frozenset[str] = frozenset()  # restrict-qualified outer pointers
     calls: frozenset[str] = frozenset()  # opaque functions it calls
+    uses_float: bool = False  # computes in float somewhere
 
 
 @dataclass
@@ -84,6 +86,7 @@ class _Compiler:
     calls: set = field(default_factory=set)
     blocks: list = field(default_factory=list)
     eager: set = field(default_factory=set)
+    uses_float: bool = False
     _outer: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -106,7 +109,7 @@ class _Compiler:
     def _bind_outer(self, name: str) -> tuple:
         sym = self.scope.lookup(name)
         if sym is None:
-            raise NotModelled(f"unknown name '{name}'")
+            raise InvalidC(f"'{name}' is not declared here")
         t = sym.type
         if sym.kind == "enum":
             return ("enum", sym.value)
@@ -339,8 +342,9 @@ class _Compiler:
             raise NotModelled(f"expression {type(node).__name__}")
         t, fn = method(node)
         if isinstance(t, ct.Void) and not allow_void:
-            if not isinstance(node, (c_ast.FuncCall, c_ast.Cast, c_ast.TernaryOp, c_ast.ExprList)):
-                raise NotModelled("void value")
+            raise NotModelled("a void value used")
+        if t == ct.FLOAT:
+            self.uses_float = True
         return t, fn
 
     def rv_Constant(self, node: c_ast.Constant):
@@ -883,7 +887,7 @@ def compile_body(body: c_ast.Node, scope: Scope, symbols: FileSymbols,
     c = _Compiler(scope, symbols, defined, address_taken)
     fn = c.body(body)
     return Program(fn, c.nslots, dict(c.outer_vars), dict(c.outer_objects),
-                   frozenset(c.restrict), frozenset(c.calls))
+                   frozenset(c.restrict), frozenset(c.calls), c.uses_float)
 
 
 def execute(prog: Program, state: TrialState, step_limit: int = DEFAULT_STEP_LIMIT) -> Run:

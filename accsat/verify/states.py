@@ -70,7 +70,7 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
     kind = d[0]
     if kind == "i":
         bits, signed = d[1], d[2]
-        if mode == SMALL or mode == SPECIAL:
+        if mode in (SMALL, SPECIAL):
             return h % 8
         if mode == TINY:
             return h % 4

@@ -31,7 +31,7 @@ from ..frontend.preprocess import preprocess
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from .compare import Tolerance, compare_runs
-from .cvalues import NotModelled, Trap
+from .cvalues import InvalidC, NotModelled, Trap
 from .interp import DEFAULT_STEP_LIMIT, Program, compile_body, execute
 from .states import make_state
 
@@ -103,8 +103,16 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
                     step_limit: int = DEFAULT_STEP_LIMIT, max_attempts: int | None = None,
                     verdict: KernelVerdict | None = None) -> KernelVerdict:
     """Run both programs on up to ``max_attempts`` states (default 3 x ``trials``) until
-    ``trials`` of them ran without undefined behaviour in the original; compare each."""
+    ``trials`` of them ran without undefined behaviour in the original; compare each.
+
+    With a tolerance, a body that computes in float is compared with the float
+    tolerance throughout (its rounding differences reach double results too); the
+    verdict's ``tolerance`` is the one used."""
     v = verdict or KernelVerdict(0, 0, "", "pass")
+    if tolerance is not None and (orig.uses_float or new.uses_float):
+        # float rounding differences flow into double results: the float tolerance for all
+        tolerance = replace(tolerance, rel=max(tolerance.rel, tolerance.rel_float),
+                            abs=max(tolerance.abs, tolerance.abs_float))
     v.tolerance = tolerance
     scalars = {n: t for n, (_s, t) in new.outer_vars.items()}
     scalars.update({n: t for n, (_s, t) in orig.outer_vars.items()})
@@ -187,6 +195,9 @@ def verify_kernels(orig: Kernel, orig_symbols: FileSymbols, new_body: c_ast.Node
             p_new = compile_body(new_body, new_scope, new_symbols,
                                  defined if new_defined is None else new_defined,
                                  orig.address_taken)
+        except InvalidC as exc:
+            v.verdict, v.message = "fail", f"the rewritten body is not valid C: {exc}"
+            return v
         except NotModelled as exc:
             v.verdict, v.message = "unsupported", f"rewritten: {exc}"
             return v

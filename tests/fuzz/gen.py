@@ -536,7 +536,7 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         env.index_vars.append((m, top if bound != "k0" else 3))
         form = c.int(0, 2)
         body = gen_block(c, env, c.int(1, 3), depth - 1, ind + "  ")
-        if form != 2 and c.chance(25):
+        if form != 2 and c.chance(25) and "break" not in env.avoid:
             jump = c.pick(["break", "continue"])
             cond = gen_cond(c, env, 1)
             body.insert(c.int(0, len(body)), f"{ind}  if ({cond}) {jump};")
@@ -643,9 +643,9 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
         if c.chance(50):
             return [f"{ind}{lv}{op};"]
         return [f"{ind}{op}{lv};"]
-    if kind == 13 and "probe" not in env.avoid:
+    if kind == 13:
         env.uses_probe = True
-        form = c.int(0, 2)
+        form = c.int(0, 2) if "probe" not in env.avoid else 2
         idx = gen_index(c, env)
         if form == 0:
             return [f"{ind}{env.k}_probe({idx});"]
@@ -882,7 +882,10 @@ def program_from_seeds(seeds: list[int], model: str | None = None,
     return render(kernels), kernels
 
 
-KNOWN_BUGS = frozenset({"probe"})  # shapes of open accsat bugs (tests/fuzz/regressions)
+# shapes of open accsat bugs (tests/fuzz/regressions): "probe", calls with effects whose
+# result is unused or that sit in the guarded operand of an if condition's && / ||;
+# "break", break/continue in an inner loop
+KNOWN_BUGS = frozenset({"probe", "break"})
 
 
 def kernel_strategy(avoid: frozenset = KNOWN_BUGS):

@@ -39,6 +39,7 @@ VARIANTS: tuple[tuple[str, bool], ...] = (
 FP_EXACT_VARIANTS: tuple[tuple[str, bool], ...] = (("cse+sat", True), ("accsat", True))
 EXACT = {"cse", "cse+bulk"}
 DOUBLE_TOL = (1e-9, 1e-12)
+FUZZ_LIMITS = Limits(nodes=4000, iterations=10, seconds=2.0)  # saturation: keep runs short
 FLOAT_TOL = (1e-5, 1e-6)
 
 
@@ -100,7 +101,7 @@ def first_kernel(problems: list[str]) -> str:
 def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = True,
                   compiled: bool = True, trials: int = 8, use_ilp: bool = True,
                   stem: str = "prog", extract_seconds: float = 5.0,
-                  limits: Limits = Limits(nodes=4000, iterations=10, seconds=2.0),
+                  limits: Limits = FUZZ_LIMITS,
                   stats: dict | None = None) -> list[Finding]:
     """Every disagreement between the original program and its rewrites.
 

@@ -59,8 +59,6 @@ def shrink(choices: list[int], fails: Callable[[list[int]], bool], budget: int =
             if attempt(best[:i] + [0] + best[i + 1:]):
                 improved = True
                 continue
-            if best[i] > 1 and attempt(best[:i] + [best[i] // 2] + best[i + 1:]):
-                improved = True
-            elif attempt(best[:i] + [best[i] - 1] + best[i + 1:]):
+            if best[i] > 1 and attempt(best[:i] + [best[i] // 2] + best[i + 1:]) or attempt(best[:i] + [best[i] - 1] + best[i + 1:]):
                 improved = True
     return best
