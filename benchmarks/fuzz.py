@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
-from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, check_program  # noqa: E402
+from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, Finding, check_program  # noqa: E402
 from fuzz.shrink import replay, shrink  # noqa: E402
 
 
@@ -50,6 +50,8 @@ def work(job):
             findings = check_program(text, Path(tmp), variants, compiled=compiled, trials=trials,
                                      extract_seconds=extract, stats=stats)
             error = None
+        except MemoryError:
+            findings, error = [Finding("memory", "", "", "MemoryError")], None
         except Exception as exc:  # the generated program itself failed: a generator bug
             findings, error = [], f"{type(exc).__name__}: {exc}"
         # a finding about the whole program (accsat crashed, the rewrite does not compile):
@@ -62,8 +64,12 @@ def work(job):
             for n, seed in enumerate(seeds):
                 text1, _ = program_from_seeds([seed], batch_model(b), avoid)
                 try:
-                    found = check_program(text1, Path(tmp) / f"k{n}", vs, interp=False,
+                    found = check_program(text1, Path(tmp) / f"k{n}", vs or variants,
+                                          interp=("memory", "") in whole,
                                           extract_seconds=extract)
+                except MemoryError:
+                    found = [Finding("memory", "", "", "MemoryError (accsat or the checks "
+                                     "ran out of memory on this kernel alone)")]
                 except Exception:
                     continue
                 for f in found:
@@ -91,56 +97,71 @@ def single_fails(choices, model, variant, kind, variants_all, trials, extract,
     return any(f.kind == kind for f in found)
 
 
-def run_shard(args, variants, avoid, shard: int, nshards: int) -> dict:
-    """Batches b with b % nshards == shard, one after the other, in this process."""
+def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
+    """Batches b with b % nshards == shard, one after the other, in this process.
+
+    Each finished batch is appended to OUT/batches{shard}.jsonl and skipped when the
+    shard is started again (the parent restarts a shard that died, e.g. killed for
+    memory); OUT/current{shard} names the batch under way."""
     nbatches = -(-args.kernels // args.batch)
-    totals: Counter = Counter()
-    kinds: Counter = Counter()
-    errors = []
-    distinct: dict = {}
+    log = args.out / f"batches{shard}.jsonl"
+    done = {json.loads(line)["batch"] for line in log.read_text().splitlines()} \
+        if log.exists() else set()
     start = time.time()
-    done = 0
-    with open(args.out / "findings.jsonl", "a") as findings_out:
-        for b in range(shard, nbatches, nshards):
+    count = 0
+    for b in range(shard, nbatches, nshards):
+        if b in done:
+            continue
+        (args.out / f"current{shard}").write_text(str(b))
+        try:
             res = work((b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
                         args.extract_seconds, avoid))
-            done += 1
-            totals["kernels"] += res["kernels"]
-            totals.update(res["stats"])
-            if res["error"]:
-                errors.append((res["batch"], res["error"][:500]))
+        except MemoryError:
+            res = killed_batch(b, args, "MemoryError")
+        with open(args.out / "findings.jsonl", "a") as out:
             for f in res["findings"]:
-                kinds[f"{f['kind']} {f['variant']}"] += 1
-                findings_out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
-                                               "model": res["model"]}) + "\n")
-                findings_out.flush()
-                k = f["kernel"]
-                if k.startswith("k") and k[1:].isdigit():
-                    seed = res["seeds"][int(k[1:])]
-                    distinct.setdefault(f"{seed}|{f['variant']}|{f['kind']}",
-                                        {"model": res["model"], "detail": f["detail"]})
-            if done % 5 == 0:
-                print(f"shard {shard}: {done} batches, {totals['kernels']} kernels, "
-                      f"{sum(kinds.values())} findings, {time.time() - start:.0f}s", flush=True)
-    return {"kernels": totals["kernels"], "stats": dict(totals), "findings": dict(kinds),
-            "distinct": distinct, "generator_errors": errors, "seconds": time.time() - start}
+                out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
+                                      "model": res["model"]}) + "\n")
+        with open(log, "a") as out:
+            out.write(json.dumps(res) + "\n")
+        count += 1
+        if count % 5 == 0:
+            print(f"shard {shard}: {count} batches this run, {time.time() - start:.0f}s",
+                  flush=True)
+    (args.out / f"current{shard}").unlink(missing_ok=True)
 
 
-def merge(parts: list[dict], variants) -> dict:
+def killed_batch(b: int, args, why: str) -> dict:
+    seeds = batch_seeds(args.seed, b, args.batch)
+    return {"batch": b, "seeds": seeds, "model": batch_model(b), "kernels": args.batch,
+            "seconds": 0.0, "stats": {}, "error": None,
+            "findings": [{"kind": "killed", "variant": "", "kernel": "",
+                          "detail": f"the checking process died on this batch ({why}): "
+                                    "accsat used too much memory or time"}]}
+
+
+def merge(results: list[dict], variants) -> dict:
     stats: Counter = Counter()
     kinds: Counter = Counter()
     distinct: dict = {}
     errors: list = []
-    for p in parts:
-        stats.update(p["stats"])
-        kinds.update(p["findings"])
-        distinct.update(p["distinct"])
-        errors += p["generator_errors"]
+    for res in results:
+        stats["kernels"] += res["kernels"]
+        stats.update(res["stats"])
+        if res["error"]:
+            errors.append((res["batch"], res["error"][:500]))
+        for f in res["findings"]:
+            kinds[f"{f['kind']} {f['variant']}".strip()] += 1
+            k = f["kernel"]
+            if k.startswith("k") and k[1:].isdigit():
+                seed = res["seeds"][int(k[1:])]
+                distinct.setdefault(f"{seed}|{f['variant']}|{f['kind']}",
+                                    {"model": res["model"], "detail": f["detail"]})
     names = [v[0] + (" --fp-exact" if v[1] else "") for v in variants]
     return {"kernels": stats["kernels"], "variants": names,
             "kernel_variant_checks": stats["kernels"] * len(names),
-            "seconds": max((p["seconds"] for p in parts), default=0), "stats": dict(stats),
-            "findings": dict(kinds), "distinct": distinct, "generator_errors": errors}
+            "batches": len(results), "stats": dict(stats), "findings": dict(kinds),
+            "distinct": distinct, "generator_errors": errors}
 
 
 def main(argv=None) -> int:
@@ -158,26 +179,52 @@ def main(argv=None) -> int:
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-budget", type=int, default=150)
     ap.add_argument("--out", type=Path, default=Path("fuzz-out"))
+    ap.add_argument("--memory-gb", type=float, default=6.0,
+                    help="address-space limit of each checking process")
     ap.add_argument("--avoid-known-bugs", action="store_true",
                     help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)")
     args = ap.parse_args(argv)
     variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
     avoid = KNOWN_BUGS if args.avoid_known_bugs else frozenset()
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.shard is not None:  # a child: run one shard, write its part
+    if args.shard is not None:  # a child: run one shard
+        import resource
+
+        limit = int(args.memory_gb * (1 << 30))
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         i, n = (int(x) for x in args.shard.split("/"))
-        part = run_shard(args, variants, avoid, i, n)
-        (args.out / f"part{i}.json").write_text(json.dumps(part))
+        run_shard(args, variants, avoid, i, n)
         return 0
-    # the parent: one child process per shard (no shared state, nothing to deadlock)
-    own = [a for a in (argv if argv is not None else sys.argv[1:])]
-    children = [subprocess.Popen([sys.executable, __file__, *own, "--shard", f"{i}/{args.jobs}"])
-                for i in range(args.jobs)]
-    for ch in children:
-        ch.wait()
-    parts = [json.loads((args.out / f"part{i}.json").read_text()) for i in range(args.jobs)
-             if (args.out / f"part{i}.json").exists()]
-    summary = merge(parts, variants)
+    # the parent: one child process per shard, restarted until every batch is done; a batch
+    # that kills its shard twice is recorded as a "killed" finding
+    own = list(argv if argv is not None else sys.argv[1:])
+    started = time.time()
+    deaths: Counter = Counter()
+
+    def launch(i: int):
+        return subprocess.Popen([sys.executable, __file__, *own, "--shard", f"{i}/{args.jobs}"])
+
+    running = {i: launch(i) for i in range(args.jobs)}
+    while running:  # a shard that dies is started again at once; it resumes where it was
+        time.sleep(2)
+        for i, ch in list(running.items()):
+            rc = ch.poll()
+            if rc is None:
+                continue
+            del running[i]
+            cur = args.out / f"current{i}"
+            if rc != 0 and cur.exists():
+                b = int(cur.read_text())
+                deaths[b] += 1
+                print(f"shard {i} died on batch {b} (exit {rc})", flush=True)
+                if deaths[b] >= 2:
+                    with open(args.out / f"batches{i}.jsonl", "a") as out:
+                        out.write(json.dumps(killed_batch(b, args, f"exit {rc}")) + "\n")
+                if sum(deaths.values()) < 50:
+                    running[i] = launch(i)
+    results = _results(args.out, args.jobs)
+    summary = merge(results, variants)
+    summary["seconds"] = time.time() - started
     (args.out / "summary.json").write_text(json.dumps(summary, indent=1))
     print(json.dumps({k: v for k, v in summary.items() if k != "distinct"}, indent=1))
     print(f"{len(summary['distinct'])} distinct (kernel, variant, check) findings")
@@ -187,6 +234,8 @@ def main(argv=None) -> int:
         for key, info in sorted(summary["distinct"].items()):
             seed_s, variant, kind = key.split("|")
             seed, model = int(seed_s), info["model"]
+            if kind in ("memory", "killed"):
+                continue
             c = RandomChooser(seed)
             gen_kernel(c, "k0", avoid)
             choices = c.choices
@@ -206,6 +255,18 @@ def main(argv=None) -> int:
                                                     header, 1))
             print(f"wrote {shrunk / name}")
     return 0
+
+
+def _results(out: Path, jobs: int) -> list[dict]:
+    seen: dict[int, dict] = {}
+    for i in range(jobs):
+        log = out / f"batches{i}.jsonl"
+        if log.exists():
+            for line in log.read_text().splitlines():
+                if line.strip():
+                    res = json.loads(line)
+                    seen[res["batch"]] = res
+    return list(seen.values())
 
 
 if __name__ == "__main__":

@@ -4,11 +4,13 @@
   kernels (tests/fuzz/gen.py); each is rewritten with cse, cse+bulk, cse+sat and
   accsat, compiled and run against the original (gcc -O1 -ffp-contract=off) and
   validated by the interpreter; any disagreement fails, shrunk by hypothesis.
-  ``ACCSAT_FUZZ_EXAMPLES`` sets the number of programs (default 40, about 160
-  kernels); ``benchmarks/fuzz.py`` runs thousands.
+  ``ACCSAT_FUZZ_EXAMPLES`` sets the number of programs (default 60, about 220
+  kernels, so about 880 kernel x variant checks); ``benchmarks/fuzz.py`` runs thousands.
 * ``test_regression``: every program saved in tests/fuzz/regressions/. A file
   whose header says ``// status: open`` reproduces an accsat bug not fixed yet:
-  it is expected to fail (strictly: once fixed, change its status line).
+  it is expected to fail (strictly: once fixed, change its status line). A file
+  with a ``// memory: MB`` line checks instead that ``accsat rewrite --variant V``
+  (``// variant: V``) finishes within that much address space.
 * the generator's own guarantees: programs compile, run, and the interpreter
   finds no undefined behaviour in the first trial.
 """
@@ -30,7 +32,7 @@ from fuzz.harness import VARIANTS, check_program, compile_all, model_flag, run  
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
 REGRESSIONS = sorted((Path(__file__).parent / "fuzz" / "regressions").glob("*.c"))
-EXAMPLES = int(os.environ.get("ACCSAT_FUZZ_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("ACCSAT_FUZZ_EXAMPLES", "60"))
 
 
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
@@ -47,10 +49,35 @@ def _status(path: Path) -> str:
     return m.group(1) if m else "fixed"
 
 
+def _header(path: Path, key: str, default: str = "") -> str:
+    m = re.search(rf"^// {key}: (.*)$", path.read_text(), re.M)
+    return m.group(1).strip() if m else default
+
+
+def _rewrite_within_memory(path: Path, variant: str, megabytes: int, tmp_path: Path):
+    """``accsat rewrite`` in a child process that may use ``megabytes`` of address space."""
+    import resource
+    import subprocess
+    import sys
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
+
+    return subprocess.run([sys.executable, "-m", "accsat.cli", "rewrite", str(path), "--variant",
+                           variant, "-o", str(tmp_path / "out.c")], capture_output=True,
+                          text=True, timeout=600, preexec_fn=limit)
+
+
 @pytest.mark.parametrize("path", [
     pytest.param(p, marks=[pytest.mark.xfail(strict=True, reason="open accsat bug")]
                  if _status(p) == "open" else [], id=p.stem) for p in REGRESSIONS])
 def test_regression(path, tmp_path):
+    memory = _header(path, "memory")
+    if memory:  # accsat must rewrite it within that much memory (MB), for the variant given
+        proc = _rewrite_within_memory(path, _header(path, "variant", "accsat"), int(memory),
+                                      tmp_path)
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        return
     findings = check_program(path.read_text(), tmp_path, VARIANTS, trials=24)
     assert not findings, "\n".join(str(f) for f in findings)
 
@@ -58,8 +85,8 @@ def test_regression(path, tmp_path):
 @pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.stem)
 def test_open_regressions_are_caught_by_both_checks(path, tmp_path):
     """For a bug that makes a wrong program (not a crash), both checks must see it."""
-    if _status(path) != "open":
-        pytest.skip("fixed")
+    if _status(path) != "open" or _header(path, "memory"):
+        pytest.skip("fixed, or a resource bug")
     findings = check_program(path.read_text(), tmp_path, VARIANTS, trials=24)
     kinds = {f.kind for f in findings}
     if "rewrite" in kinds:

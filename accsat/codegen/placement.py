@@ -117,7 +117,7 @@ class _Planner:
         for stmt, block in ir.walk(self.ssa.body):
             for tid in stmt_uses(stmt):
                 uses.setdefault(self.class_of[tid], []).append(Use(float(stmt.pos), block.ctx))
-            if isinstance(stmt, ir.Eval) and stmt.result is not None:
+            if isinstance(stmt, ir.Eval) and stmt.result in self.class_of:
                 self.plan.calls.add(self.class_of[stmt.result])
         for cls in self.topological(list(uses)):
             evaluated = self.place(cls, uses.get(cls, []))

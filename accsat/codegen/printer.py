@@ -134,7 +134,7 @@ class BodyPrinter:
         cls = self.plan.class_of
         args = ", ".join(self.expr.expr(cls[a])[0] for a in stmt.args)
         text = f"{stmt.callee}({args})"
-        if stmt.result is None:
+        if stmt.result not in cls:  # no result, or nobody reads it
             self.lines.append(f"{indent}{text};")
             return
         rcls = cls[stmt.result]

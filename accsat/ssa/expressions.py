@@ -537,12 +537,14 @@ class ExpressionBuilder(BuilderState):
 
         C leaves the order of evaluation within an expression unspecified, so
         doing calls first is a valid order; it lets every load of the statement
-        see memory after the calls, as one version.
+        see memory after the calls, as one version. Calls in the conditionally
+        evaluated operands of ``&&``, ``||`` and ``?:`` are not moved (and are
+        refused later, where they are met).
         """
+        if _is_guard(node):
+            self.calls_first(node.left if isinstance(node, c_ast.BinaryOp) else node.cond)
+            return
         for child in node:
-            if isinstance(child, (c_ast.BinaryOp, c_ast.TernaryOp)) and _is_guard(child):
-                self.calls_first(child.left if isinstance(child, c_ast.BinaryOp) else child.cond)
-                continue
             self.calls_first(child)
         if isinstance(node, c_ast.FuncCall) and id(node) not in self.calls:
             name, ftype = self.callee(node)
@@ -551,4 +553,5 @@ class ExpressionBuilder(BuilderState):
 
 
 def _is_guard(node: c_ast.Node) -> bool:
-    return isinstance(node, c_ast.TernaryOp) or node.op in ("&&", "||")
+    return isinstance(node, c_ast.TernaryOp) or (
+        isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"))

@@ -193,8 +193,8 @@ class SSABuilder(ExpressionBuilder):
         self.env = dict(env0)
         phis: dict[Symbol, int] = {}
         for sym in set(env_then) | set(env_else):
-            a = env_then.get(sym) or self.entry_value(sym)
-            b = env_else.get(sym) or self.entry_value(sym)
+            a = env_then[sym] if sym in env_then else self.entry_value(sym)  # ids can be 0
+            b = env_else[sym] if sym in env_else else self.entry_value(sym)
             if a == b:
                 self.env[sym] = a
             else:

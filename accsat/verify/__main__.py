@@ -58,13 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 with open(args.json, "a") as out:
                     for v in ver.verdicts:
-                        out.write(json.dumps({
-                            "file": str(path), "variant": variant, "line": v.line,
-                            "function": v.function, "verdict": v.verdict,
-                            "states": v.states_tried, "skipped": v.skipped,
-                            "max_rel_error": v.max_rel_error, "exact": v.tolerance is None,
-                            "message": v.message, "skip_reasons": v.skip_reasons,
-                            "seconds": v.seconds}) + "\n")
+                        out.write(json.dumps({"variant": variant, **v.as_dict()}) + "\n")
     return 1 if failed else 0
 
 

@@ -9,8 +9,8 @@ replayed from its number.
   trial: every variable tiny (integers 0..3: subscripts stay inside even small
   arrays and two indices are often equal), shifted (2..5: ``i-2`` stays in
   range), small (0..7), then each variable its own mode among tiny, small,
-  medium (-64..63) and wide (any bit pattern of the width). Floats are 0.5..8 in magnitude with
-  either sign; in wide mode 2^-40..2^40, zeros, inf and nan too.
+  medium (-64..63) and wide (any bit pattern of the width). Floats are 0.5..8
+  in magnitude with either sign; in wide mode 2^-40..2^40, zeros, inf and nan.
 * Pointers point to distinct objects of unknown size (``p:NAME``), except in
   *aliasing* trials (every other one), where the non-``restrict`` pointers of
   one element type all point to the same place (one aliasing trial in four),
@@ -20,8 +20,9 @@ replayed from its number.
 * Memory no one stored yet holds a hash of (object, byte offset, type, epoch);
   the epoch counts the opaque calls so far (a call may have written anything).
   Integers there are tiny or small (wide or medium in one trial out of five),
-  floats as for scalars, and in one trial out of eight half of them special
-  (+-0, +-inf, nan, the smallest subnormal, 1e300); pointers point to fresh objects.
+  floats as for scalars, and in one trial out of four (not when comparing with a
+  tolerance) more than half of them special (+-0, +-inf, nan, the smallest
+  subnormal, 1e300); pointers point to fresh objects.
 """
 
 from __future__ import annotations
@@ -88,8 +89,9 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
         return ("*" + where, 0)
     # floating point
     special = (h >> 58) & 15
-    if mode == WIDE and special < 4 or mode == SPECIAL and special < 8:
-        v = (0.0, -0.0, math.inf, math.nan, -math.inf, 5e-324, 1e300, -1e-300)[special]
+    if mode == WIDE and special < 4 or mode == SPECIAL and special < 11:
+        v = (0.0, -0.0, math.inf, math.nan, -0.0, 0.0, -math.inf, 5e-324, 1e300, -0.0,
+             -0.0)[special]
     else:
         if kind == "f32":
             m = 1.0 + (h & ((1 << 23) - 1)) / (1 << 23)
@@ -100,6 +102,10 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
         if (h >> 56) & 3 == 0:
             v = -v
     if kind == "f32":
+        if v == 1e300:
+            v = 3.0e38  # the largest magnitudes of each type
+        elif v == 5e-324:
+            v = 1e-45
         return F32(v)
     if kind == "f80":
         return F80(v)
@@ -116,11 +122,17 @@ class TrialState:
     scalars: dict[str, object] = field(default_factory=dict)  # outer register variables
     sizes: dict[str, int | None] = field(default_factory=dict)  # declared objects
     aliasing: dict[str, str] = field(default_factory=dict)  # pointer -> what it points into
+    _bases: dict[str, int] = field(default_factory=dict, repr=False)  # object -> its hash
 
     def memory_value(self, obj: str, off: int, d: Desc, epoch: int):
-        h = mix(self.seed, self.trial, name_hash(obj), off, _KIND_CODE[d[0]] * 256 + d[1], epoch)
-        where = f"{obj}@{off}" + (f"#{epoch}" if epoch else "")
-        return value_from_hash(h, d, self.memory_mode, where)
+        base = self._bases.get(obj)
+        if base is None:
+            base = self._bases[obj] = mix(self.seed, self.trial, name_hash(obj))
+        h = _splitmix(base ^ ((off * 0x9E3779B97F4A7C15 + (_KIND_CODE[d[0]] * 256 + d[1])
+                               * 0xC2B2AE3D27D4EB4F + epoch * 0x165667B19E3779F9) & MASK64))
+        if d[0] == "p":
+            return ("*" + f"{obj}@{off}" + (f"#{epoch}" if epoch else ""), 0)
+        return value_from_hash(h, d, self.memory_mode, "")
 
     def call_value(self, name: str, count: int, d: Desc):
         h = mix(self.seed, self.trial, name_hash("call:" + name), count, _KIND_CODE[d[0]])
@@ -142,7 +154,7 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
 
     ``finite``: no special float values (for rewrites that may reassociate, where
     inf and nan are not expected to come out the same)."""
-    special_trial = trial % 8 == 7 and not finite
+    special_trial = trial % 8 in (3, 7) and not finite
     if trial % 5 == 4:
         memory_mode = MEDIUM if trial % 10 == 4 else WIDE
     elif special_trial:

@@ -69,6 +69,16 @@ class KernelVerdict:
     def location(self) -> str:
         return f"{self.file}:{self.line}" if self.file else f"line {self.line}"
 
+    def as_dict(self) -> dict:
+        """For JSON reports: every field, the tolerance as a dict (None: bit-exact)."""
+        out = {k: getattr(self, k) for k in ("index", "line", "function", "verdict",
+                                             "states_tried", "skipped", "max_rel_error",
+                                             "message", "skip_reasons", "file", "seconds")}
+        out["tolerance"] = None if self.tolerance is None else {
+            "rel": self.tolerance.rel, "abs": self.tolerance.abs,
+            "rel_float": self.tolerance.rel_float, "abs_float": self.tolerance.abs_float}
+        return out
+
 
 @dataclass
 class FileVerification:

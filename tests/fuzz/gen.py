@@ -142,6 +142,7 @@ class Env:
     matrix: bool = False  # a 2-D global array k_m2[SZ][4]
     sptr: bool = False  # a struct pointer parameter sp into k_st
     avoid: frozenset = frozenset()  # shapes not to generate (known accsat bugs)
+    privates: dict = field(default_factory=dict)  # function-level scalars the body assigns
 
     def fresh(self, base: str = "t") -> str:
         self.counter += 1
@@ -474,6 +475,19 @@ def value_for(c: Chooser, env: Env, t: str, depth: int) -> E:
     return e
 
 
+def var_value(c: Chooser, env: Env, t: str, depth: int) -> E:
+    """A value to assign to a scalar variable. Avoiding the known "leafcopy" bug, it
+    always reads memory (a bare constant or variable copied into a variable, then an if,
+    makes accsat read the variable's old value: tests/fuzz/regressions/)."""
+    e = value_for(c, env, t, depth)
+    if "leafcopy" in env.avoid and "[" not in e.text and "->" not in e.text:
+        extra = f"{env.k}_ix[i]"
+        e = E(f"({e.text}) + {extra}", e.t, e.bound + N)
+        if t in SIGNED:
+            e = shrink_bound(e, 100)
+    return e
+
+
 def gen_block(c: Chooser, env: Env, count: int, depth: int, indent: str) -> list[str]:
     saved = list(env.locals)
     saved_pool = len(env.pool)
@@ -486,7 +500,7 @@ def gen_block(c: Chooser, env: Env, count: int, depth: int, indent: str) -> list
 
 
 def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
-    kind = c.int(0, 14)
+    kind = c.int(0, 15)
     if kind >= 11:
         out = gen_stmt2(c, env, depth, ind, kind)
         if out:
@@ -496,7 +510,7 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
     if kind == 1:
         t = c.pick(["double", "float", "int", "unsigned", "long", "double"])
         name = env.fresh()
-        e = value_for(c, env, t, edepth)
+        e = var_value(c, env, t, edepth)
         bound = e.bound if t != "unsigned" else 1 << 32
         env.locals.append((name, t, bound))
         return [f"{ind}{t} {name} = {e.text};"]
@@ -517,8 +531,12 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         if t in FLOATS or t == "unsigned":
             op = c.pick(["=", "+=", "*="]) if t != "unsigned" else c.pick(["=", "+=", "^="])
             e = gen_expr(c, env, t, edepth) if t in FLOATS else gen_int(c, env, edepth)
+            if op == "=" and "leafcopy" in env.avoid and "[" not in e.text:
+                e = E(f"({e.text}) + {env.k}_ix[i]", e.t, e.bound + N)
             return [f"{ind}{name} {op} {e.text};"]
         e = shrink_bound(to_type(gen_expr(c, env, t, edepth), t), bound or 1)
+        if "leafcopy" in env.avoid and "[" not in e.text:
+            e = shrink_bound(E(f"({e.text}) + {env.k}_ix[i]", e.t, e.bound + N), bound or 1)
         return [f"{ind}{name} = {e.text};"]
     if kind == 4 and depth > 0:
         cond = gen_cond(c, env, c.int(0, 2))
@@ -556,7 +574,7 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
     if kind == 8 and depth > 0:
         name = env.fresh()
         t = c.pick(["double", "int", "float"])
-        a, b = value_for(c, env, t, edepth), value_for(c, env, t, edepth)
+        a, b = var_value(c, env, t, edepth), var_value(c, env, t, edepth)
         cond = gen_cond(c, env, 1)
         env.locals.append((name, t, max(a.bound, b.bound)))
         return [f"{ind}{t} {name};", f"{ind}if ({cond})", f"{ind}  {name} = {a.text};",
@@ -618,7 +636,8 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
             u = gen_int(c, env, 1)
             name = env.fresh()
             env.locals.append((name, "unsigned", 1 << 32))
-            return [f"{ind}unsigned {name} = 0u;",
+            zero = f"(unsigned){env.k}_ix[i]" if "leafcopy" in env.avoid else "0u"
+            return [f"{ind}unsigned {name} = {zero};",
                     f"{ind}if ((unsigned)({e.text}) < 32u) {{",
                     f"{ind}  {name} = (unsigned)({u.text}) << ({e.text});", f"{ind}}}"]
         if form == 4 and env.ptrs:  # a load that is out of bounds unless guarded
@@ -627,7 +646,8 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
             name = env.fresh()
             vt = _val_t(et)
             env.locals.append((name, vt, ARRAY_INT_BOUND.get(et, 0)))
-            return [f"{ind}{vt} {name} = 0;", f"{ind}if (i > n + {c.int(0, 3)}) {{",
+            zero = f"{env.k}_ix[i]" if "leafcopy" in env.avoid else "0"
+            return [f"{ind}{vt} {name} = {zero};", f"{ind}if (i > n + {c.int(0, 3)}) {{",
                     f"{ind}  {name} = {p}[i + {c.int(40, 60)}];", f"{ind}}}"]
         a = c.pick(sorted(env.arrays))
         name = env.fresh()
@@ -666,11 +686,21 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
         e = gen_expr(c, env, "double", 2)
         del env.pool[saved_pool:]  # they may use m
         env.index_vars.pop()
-        init = value_for(c, env, "double", 1).text
+        init = var_value(c, env, "double", 1).text
         env.locals.append((name, "double", 0))
         return [f"{ind}double {name} = {init};",
                 f"{ind}for (int {m} = 0; {m} < {top}; {m}++)",
                 f"{ind}  {name} = {name} * 0.5 + {e.text};"]
+    if kind == 15:  # a scalar of the function, private to each iteration, assigned here
+        t = c.pick(["double", "int", "float", "double"])
+        name = f"q{len(env.privates)}" if len(env.privates) < 3 or c.chance(30) else \
+            c.pick(sorted(env.privates))
+        if env.privates.get(name, t) != t:
+            t = env.privates[name]
+        env.privates[name] = t
+        e = var_value(c, env, t, c.int(1, 3))
+        env.locals.append((name, t, e.bound if t != "unsigned" else 1 << 32))
+        return [f"{ind}{name} = {e.text};"]
     return []
 
 
@@ -698,6 +728,7 @@ class Kernel:
     uses_probe: bool = False
     matrix: bool = False
     sptr: str = ""  # argument for the struct pointer parameter, "" without one
+    privates: dict = field(default_factory=dict)
 
     def functions(self) -> str:
         k = self.k
@@ -727,12 +758,15 @@ class Kernel:
         if not self.index_decl_inside:
             out.append("  int i;")
         out.append("  double sum = 0.0;")
+        for name, t in sorted(self.privates.items()):
+            out.append(f"  {t} {name};")
+        clauses = " reduction(+:sum)" if self.uses_sum else ""
+        if self.privates:
+            clauses += f" private({', '.join(sorted(self.privates))})"
         if self.model == "acc":
-            red = " reduction(+:sum)" if self.uses_sum else ""
-            out.append(f"#pragma acc parallel loop{red}")
+            out.append(f"#pragma acc parallel loop{clauses}")
         else:
-            red = " reduction(+:sum)" if self.uses_sum else ""
-            out.append(f"#pragma omp parallel for{red}")
+            out.append(f"#pragma omp parallel for{clauses}")
         decl = "int " if self.index_decl_inside else ""
         out.append(f"  for ({decl}i = 0; i < n; i++) {{")
         out += ["    " + line for line in self.body]
@@ -836,7 +870,7 @@ def gen_kernel(c: Chooser, k: str = "k0", avoid: frozenset = frozenset()) -> Ker
     body = gen_block(c, env, c.int(1, 8), 2, "")
     return Kernel(k, model, arrays, body_arrays, ptrs, ptr_args, struct, body, env.uses_sum,
                   env.uses_g, env.uses_call, c.chance(50), c.int(0, 3), env.uses_probe,
-                  matrix, sptr)
+                  matrix, sptr, dict(env.privates))
 
 
 PRELUDE = """#include <stdio.h>
@@ -884,8 +918,9 @@ def program_from_seeds(seeds: list[int], model: str | None = None,
 
 # shapes of open accsat bugs (tests/fuzz/regressions): "probe", calls with effects whose
 # result is unused or that sit in the guarded operand of an if condition's && / ||;
-# "break", break/continue in an inner loop
-KNOWN_BUGS = frozenset({"probe", "break"})
+# "leafcopy", a variable assigned a bare constant or variable, then an if, then a use
+# ("break" is not generated unless asked for: it is a way to get that if)
+KNOWN_BUGS = frozenset({"probe", "leafcopy"})
 
 
 def kernel_strategy(avoid: frozenset = KNOWN_BUGS):

@@ -2,7 +2,7 @@
 // regression: a call with effects in the right operand of && (|| and ?: alike) at the
 // root of an if condition is hoisted above the if and runs unconditionally; here probe()
 // must never run (k is 0), the rewrite calls it 8 times.
-// status: open accsat bug (accsat/ssa/expressions.py calls_first: st_If passes node.cond,
+// status: fixed
 // and the guard check is applied to children only, never to the node itself)
 #include <stdio.h>
 #define N 8

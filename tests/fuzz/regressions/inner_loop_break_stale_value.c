@@ -4,7 +4,9 @@
 // accsat prints "int _v0 = t;" at the top of the body and uses _v0 in the loop, so b[i]
 // gets 0 * 1.5 added in the first iteration instead of 8 * 1.5 (silent wrong output).
 // Without the break/continue the rewrite is right.
-// status: open accsat bug
+// The same bug as leaf_copy_then_if_stale.c: t = 8 copies a constant, and the if
+// holding the break is the if that follows.
+// status: fixed
 #include <stdio.h>
 #define N 16
 double a[N + 8], b[N];

@@ -2,7 +2,9 @@
 // regression: the same bug as inner_loop_break_stale_value.c with the variable declared in
 // the body: accsat prints "int _v0 = t;" above "int t = 8;", and the rewritten file does
 // not compile ('t' undeclared). Found by benchmarks/fuzz.py (seed 1000116), shrunk by hand.
-// status: open accsat bug
+// The same bug as leaf_copy_then_if_stale.c: t = 8 copies a constant, and the if
+// holding the break is the if that follows.
+// status: fixed
 #include <stdio.h>
 #define N 16
 double a[N + 8], b[N];
