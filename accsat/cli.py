@@ -23,12 +23,15 @@ def fail(message: str) -> None:
     sys.exit(2)
 
 
+variant_option = click.option(
+    "--variant", type=click.Choice(list(VARIANTS)), default="accsat", show_default=True,
+    help="cse, cse+sat (rules), cse+bulk (bulk load), accsat (both)")
+
+
 def common_options(f):
-    """Options shared by every command that rewrites."""
+    """Options shared by every command that rewrites (``--variant`` apart: ``check``
+    takes several)."""
     decorators = [
-        click.option("--variant", type=click.Choice(list(VARIANTS)), default="accsat",
-                     show_default=True, help="cse, cse+sat (rules), cse+bulk (bulk load), "
-                     "accsat (both)"),
         click.option("-I", "includes", multiple=True, metavar="DIR", help="include directory"),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="define a macro"),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="undefine a macro"),
@@ -60,6 +63,8 @@ def common_options(f):
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
         click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
                      help="append one JSON object per kernel (JSON Lines)"),
+        click.option("--trials", default=24, show_default=True,
+                     help="random states per kernel for translation validation"),
     ]
     for d in reversed(decorators):
         f = d(f)
@@ -85,6 +90,8 @@ def make_options(kw: dict) -> Options:
         solver=kw["solver"],
         use_ilp=not kw["no_ilp"],
         preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),
+        verify=kw.get("verify", False),
+        verify_trials=kw["trials"],
     )
 
 
@@ -99,6 +106,10 @@ def main() -> None:
 @click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
               help="write the result here (the input itself only when named explicitly)")
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
+@click.option("--verify", is_flag=True,
+              help="translation-validate every rewritten kernel on random states; a kernel "
+              "that fails is kept as written (with a warning)")
+@variant_option
 @common_options
 def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
     """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
@@ -112,6 +123,9 @@ def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
     for r in result.kernels:
         if r.status != "rewritten":
             click.echo(f"accsat: {r.file}:{r.line}: kernel unchanged: {r.reason}", err=True)
+        elif r.verification and r.verification["verdict"] == "unsupported":
+            click.echo(f"accsat: {r.file}:{r.line}: rewrite not verified: "
+                       f"{r.verification['message']}", err=True)
     if kw["report_path"]:
         with open(kw["report_path"], "a") as stream:
             write_jsonl(result.kernels, stream)
@@ -124,6 +138,43 @@ def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
             fromfile=file, tofile=f"{file} (accsat {options.variant})"))
     else:
         sys.stdout.write(result.text)
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--variant", "variants", multiple=True, type=click.Choice(list(VARIANTS)),
+              help="variant to check (repeatable; default: every variant)")
+@click.option("--seed", default=None, type=int, help="seed of the random states")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
+              help="append one JSON object per kernel and variant (JSON Lines)")
+@common_options
+def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
+          json_path: str | None, **kw) -> None:
+    """Rewrite each FILE and translation-validate every kernel: a table per file and
+    variant (states tried, skipped, max error, verdict); exit 1 if any kernel fails."""
+    import json
+
+    from .verify import DEFAULT_SEED, check_file, format_table
+
+    failed = 0
+    for file in files:
+        for variant in variants or tuple(VARIANTS):
+            try:
+                options = make_options({**kw, "variant": variant})
+                _result, ver = check_file(Path(file), options, trials=options.verify_trials,
+                                          seed=DEFAULT_SEED if seed is None else seed)
+            except AccsatError as exc:
+                fail(str(exc))
+                return
+            click.echo(format_table(ver.verdicts, f"== {file} --variant {variant}") + "\n")
+            failed += len(ver.failed)
+            if json_path:
+                with open(json_path, "a") as stream:
+                    stream.write("".join(json.dumps({"variant": variant, **v.as_dict()}) + "\n"
+                                         for v in ver.verdicts))
+    if failed:
+        click.echo(f"accsat: {failed} kernel rewrite(s) failed verification", err=True)
+        sys.exit(1)
 
 
 class _LazyGroup(click.Group):

@@ -54,6 +54,8 @@ class Options:
     use_ilp: bool = True
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
+    verify: bool = False  # translation-validate each rewrite; keep the original if it fails
+    verify_trials: int = 24
 
     def rulesets(self) -> list[RuleSet]:
         if self.variant not in VARIANTS:
@@ -153,8 +155,27 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
     report.seconds["codegen"] = time.perf_counter() - t
     span = kernel.span
     assert isinstance(span, BodySpan)
+    if options.verify:
+        t = time.perf_counter()
+        verdict = _verify(kernel, ctx, printed.text, options)
+        report.seconds["verify"] = time.perf_counter() - t
+        report.verification = verdict.as_dict()
+        if verdict.failed:
+            return report.unchanged(f"rewrite failed verification, kept as written: "
+                                    f"{verdict.message}"), None
     report.rewritten(printed.counts, printed.temps)
     return report, Replacement(span.start, span.end, printed.text, span.last_line)
+
+
+def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
+    from .verify import KernelVerdict, verify_body  # numpy and the interpreter: only if asked
+
+    try:
+        return verify_body(kernel, ctx.symbols, body, options, defined=ctx.defined,
+                           trials=options.verify_trials, file=str(ctx.path))
+    except Exception as exc:  # a bug of the checker itself: say so, never crash the rewrite
+        return KernelVerdict(0, kernel.line, kernel.function, "unsupported", file=str(ctx.path),
+                             message=f"internal error of the checker: {type(exc).__name__}: {exc}")
 
 
 def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, ENode],

@@ -26,6 +26,7 @@ class KernelReport:
     ops: dict = field(default_factory=lambda: {"before": 0, "after": 0})
     fma: int = 0
     temporaries: int = 0
+    verification: dict | None = None  # with --verify: KernelVerdict.as_dict() of the rewrite
     seconds: dict = field(default_factory=lambda: {"frontend": 0.0, "ssa": 0.0, "saturate": 0.0,
                                                    "extract": 0.0, "codegen": 0.0})
 

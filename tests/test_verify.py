@@ -408,3 +408,29 @@ def test_corpus_rewrites_validate(kernel, variant):
     ver = verify_file(kernel, rewrite_file(kernel, options).text, options, trials=16)
     bad = [v for v in ver.verdicts if v.verdict in ("fail", "unsupported")]
     assert not bad, format_table(ver.verdicts)
+
+
+def test_line_directives_as_accsat_cc_writes_them():
+    """accsat-cc's rewrites carry #line directives: matched by a full re-parse."""
+    path = ROOT / "tests/kernels/raw_war_acc.c"
+    options = Options(variant="cse", line_directives=str(path))
+    text = rewrite_file(path, options).text
+    assert "#line" in text
+    ver = verify_file(path, text, options)
+    assert [v.verdict for v in ver.verdicts] == ["pass", "pass"]
+    broken = text.replace("b[i] = _v2;", "b[i] = _v2 + 1.0;", 1)
+    assert [v.verdict for v in verify_file(path, broken, options).verdicts] == ["fail", "pass"]
+
+
+def test_fused_multiply_add_past_the_range_of_double():
+    """fma(1e300, 1e300, 1) overflows to inf as in C, not a Python OverflowError
+    (found by benchmarks/fuzz.py: the checker called such a kernel unsupported)."""
+    from fractions import Fraction
+
+    from accsat.verify.cvalues import fma32, fma64, round_f32
+
+    assert fma64(1e300, 1e300, 1.0) == float("inf")
+    assert fma64(-1e300, 1e300, 1.0) == float("-inf")
+    assert round_f32(Fraction(10) ** 400) == float("inf")
+    assert round_f32(-Fraction(10) ** 400) == float("-inf")
+    assert fma32(3e38, 3e38, 1.0) == float("inf")

@@ -116,7 +116,10 @@ def fdiv64(a: float, b: float) -> float:
 
 def round_f32(q: Fraction | int) -> F32:
     """An exact rational rounded once to binary32 (no double rounding)."""
-    d = float(q)  # correctly rounded to binary64
+    try:
+        d = float(q)  # correctly rounded to binary64
+    except OverflowError:
+        return F32(math.inf if q > 0 else -math.inf)
     f = F32(d)
     if not math.isfinite(d) or Fraction(d) == q:
         return f
@@ -148,8 +151,8 @@ def fma64(a: float, b: float, c: float) -> float:
         return p + c  # the sign of an exact zero follows the IEEE sum of the rounded terms
     try:
         return float(q)
-    except OverflowError:
-        return math.copysign(math.inf, q)
+    except OverflowError:  # past binary64's range (q itself cannot become a float)
+        return math.inf if q > 0 else -math.inf
 
 
 def fma32(a, b, c) -> F32:

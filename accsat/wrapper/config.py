@@ -28,6 +28,7 @@ class Config:
     disable: bool = False
     strict: bool = False
     verbose: bool = False
+    verify: bool = False  # ACCSAT_VERIFY: translation-validate each rewrite
     report: str | None = None
     keep: str | None = None
     cache_dir: Path | None = None  # None: no cache
@@ -60,6 +61,7 @@ class Config:
             disable=_flag("ACCSAT_DISABLE"),
             strict=_flag("ACCSAT_STRICT"),
             verbose=_flag("ACCSAT_VERBOSE"),
+            verify=_flag("ACCSAT_VERIFY"),
             report=os.environ.get("ACCSAT_REPORT") or None,
             keep=os.environ.get("ACCSAT_KEEP") or None,
             cache_dir=cache_dir,

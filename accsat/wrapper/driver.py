@@ -139,7 +139,7 @@ class Build:
             return Outcome(error=f"{src.path}: cannot read: {exc.strerror}", cacheable=False), False
         if not _DIRECTIVE.search(preprocessed.encode("utf-8", "surrogateescape")):
             return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
-        settings = {"variant": self.cfg.variant, "name": src.path,
+        settings = {"variant": self.cfg.variant, "verify": self.cfg.verify, "name": src.path,
                     "flags": list(preprocess_options.flags), "cpp": preprocess_options.cpp,
                     "openacc": preprocess_options.openacc, "openmp": preprocess_options.openmp}
         k = key(preprocessed, text, settings, self.cfg.cache_dir)
@@ -149,7 +149,7 @@ class Build:
             if found is not None:
                 return found, True
         result = rewrite(src.path, src.path, self.cfg.variant, preprocess_options,
-                         self.cfg.timeout)
+                         self.cfg.timeout, self.cfg.verify)
         if self.cache is not None and result.cacheable:
             self.cache.put(k, result.entry())
         return result, False
@@ -196,6 +196,8 @@ class Build:
                     return 1
                 warnings.append(f"{PROG}: {outcome.error}; compiling the original")
                 continue
+            warnings += [f"{PROG}: {k['file']}:{k['line']}: {k['reason']}" for k in outcome.kernels
+                         if (k.get("verification") or {}).get("verdict") == "fail"]
             if cfg.verbose:
                 say(f"{PROG}: {src.path}: {outcome.rewritten} of {len(outcome.kernels)} kernels "
                     f"rewritten ({cfg.variant}{', cached' if cached else ''})")

@@ -56,6 +56,9 @@ Environment
   ACCSAT_REPORT=PATH    append one JSON object per kernel (JSON Lines, the
                         format of accsat rewrite --report); whole lines under
                         a lock, safe with make -j
+  ACCSAT_VERIFY=1       translation-validate every rewritten kernel (as accsat
+                        rewrite --verify); a kernel whose rewrite fails is
+                        compiled as written, after a warning line
   ACCSAT_KEEP=DIR       keep each rewritten source as DIR/<its absolute path>
   ACCSAT_TIMEOUT=SEC    time budget of the rewrite of one file (default 300);
                         past it the original is compiled

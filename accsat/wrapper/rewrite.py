@@ -50,7 +50,7 @@ def _first_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def _child(path: str, name: str, variant: str, preprocess) -> dict:
+def _child(path: str, name: str, variant: str, preprocess, verify: bool) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -58,7 +58,8 @@ def _child(path: str, name: str, variant: str, preprocess) -> dict:
     try:
         from ..pipeline import Options, rewrite_file
 
-        options = Options(variant=variant, preprocess=preprocess, line_directives=name)
+        options = Options(variant=variant, preprocess=preprocess, line_directives=name,
+                          verify=verify)
         result = rewrite_file(Path(path), options)
         return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
     except AccsatError as exc:
@@ -71,8 +72,10 @@ def _child(path: str, name: str, variant: str, preprocess) -> dict:
         return {"error": f"{path}: internal error: {what}", "cacheable": True}
 
 
-def rewrite(path: str, name: str, variant: str, preprocess, timeout: float) -> Outcome:
-    """accsat's rewrite of ``path`` (``#line`` directives naming ``name``)."""
+def rewrite(path: str, name: str, variant: str, preprocess, timeout: float,
+            verify: bool = False) -> Outcome:
+    """accsat's rewrite of ``path`` (``#line`` directives naming ``name``), each
+    rewritten kernel translation-validated when ``verify``."""
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -88,7 +91,7 @@ def rewrite(path: str, name: str, variant: str, preprocess, timeout: float) -> O
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
-            data = json.dumps(_child(path, name, variant, preprocess)).encode()
+            data = json.dumps(_child(path, name, variant, preprocess, verify)).encode()
             view = memoryview(data)
             while view:
                 view = view[os.write(wfd, view):]

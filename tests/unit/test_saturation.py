@@ -30,7 +30,7 @@ def run(path, tmp_path, name):
 
 def close(a, b, rel=1e-9):
     return all(abs(u - v) <= rel * max(abs(u), abs(v), 1e-12)
-               for ra, rb in zip(a, b) for u, v in zip(ra, rb))
+               for ra, rb in zip(a, b, strict=True) for u, v in zip(ra, rb, strict=True))
 
 
 def test_reassociation_shares_subexpressions_and_forms_fmas(cfile):
