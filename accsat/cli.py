@@ -55,7 +55,7 @@ def common_options(f):
         click.option("--saturation-seconds", default=Limits.seconds, show_default=True),
         click.option("--extract-seconds", default=30.0, show_default=True,
                      help="time limit of the ILP extraction per kernel"),
-        click.option("--extract-stall", default=5.0, show_default=True,
+        click.option("--extract-stall", default=Options.extract_stall, show_default=True,
                      help="stop the ILP once its best solution has not improved for this many "
                      "seconds (0: run to the time limit or a proof)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default="highs",
