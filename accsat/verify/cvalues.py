@@ -120,7 +120,8 @@ def round_f32(q: Fraction | int) -> F32:
         d = float(q)  # correctly rounded to binary64
     except OverflowError:
         return F32(math.inf if q > 0 else -math.inf)
-    f = F32(d)
+    with np.errstate(over="ignore"):  # past binary32's range: inf, as C
+        f = F32(d)
     if not math.isfinite(d) or Fraction(d) == q:
         return f
     fd = float(f)
