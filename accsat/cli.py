@@ -63,7 +63,7 @@ def common_options(f):
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
         click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
                      help="append one JSON object per kernel (JSON Lines)"),
-        click.option("--trials", default=24, show_default=True,
+        click.option("--trials", default=Options.verify_trials, show_default=True,
                      help="random states per kernel for translation validation"),
     ]
     for d in reversed(decorators):
