@@ -24,10 +24,9 @@ from pathlib import Path
 from npb_variants import configure  # benchmarks/ is on sys.path when run as a script
 
 from accsat.frontend.preprocess import PreprocessOptions
+from accsat.options import CONFIGS, ORIG
 from accsat.pipeline import Options, rewrite_file
-from npb_harness.ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS, analyse, find_ptx
-
-VERSIONS = ("orig", "cse", "cse+sat", "cse+bulk", "accsat")
+from accsat.sweep.ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS, analyse, find_ptx
 
 
 def prepare(npb_root: Path, bench: str, version: str, work: Path, cls: str) -> Path:
@@ -36,7 +35,7 @@ def prepare(npb_root: Path, bench: str, version: str, work: Path, cls: str) -> P
     for f in list(tree.rglob("*.o")) + list(tree.rglob("*.x")):
         f.unlink()
     src = configure(tree, bench, cls)
-    if version != "orig":
+    if version != ORIG:
         opts = Options(variant=version, preprocess=PreprocessOptions((f"-I{tree / 'common'}",)))
         for f in sorted(src.glob("*.c")):
             f.write_text(rewrite_file(f, opts).text)
@@ -58,7 +57,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
     ap.add_argument("--benchmarks", default="BT,SP,LU")
-    ap.add_argument("--versions", default=",".join(VERSIONS))
+    ap.add_argument("--versions", default=",".join(CONFIGS))
     ap.add_argument("--class", dest="cls", default="S")
     ap.add_argument("--out", type=Path, default=Path("out/ptx"))
     args = ap.parse_args()

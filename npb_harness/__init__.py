@@ -1,9 +1,6 @@
 """npb_harness: benchmark sweeps over NPB-ACC with accsat (see `accsat bench npb`).
 
-Also the sweep engine the SPEC ACCEL harness (spec_harness) shares: cells,
-flags table, on-disk cache, results, plots.
+Only what is NPB's own: the tree's layout and private copies (tree.py), its
+Makefiles (build.py), its closing report (run.py), the suite (suite.py) and
+the command (cli.py). The sweep engine is accsat.sweep.
 """
-
-# part of every cell's build fingerprint: bump when a change here changes
-# what a build produces, so that cached cells are redone
-__version__ = "1"

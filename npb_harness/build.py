@@ -14,10 +14,11 @@ import shlex
 import shutil
 from pathlib import Path
 
-from . import procs, wrapper
-from .cells import Cell
-from .compilers import Compiler, Flags
-from .results import BUILD_FAILED, TIMEOUT
+from accsat.sweep import accsat_cc, procs
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Compiler, Flags
+from accsat.sweep.results import BUILD_FAILED, TIMEOUT
+
 from .tree import private_copy
 
 # what NPB-ACC needs beyond the table's flags: its C89-style inline functions
@@ -36,7 +37,7 @@ def make_commands(cell: Cell, compiler: Compiler, flags: Flags, make_jobs: int) 
     clinkflags = " ".join((*flags.link, *extra, "-lm"))
     # utilities (setparams) are built with the host's C compiler, never accsat
     ucc = "gcc" if shutil.which("gcc") else "cc"
-    variables = [f"CC={wrapper.cc_command(cell.variant, compiler.command)}",
+    variables = [f"CC={accsat_cc.cc_command(cell.variant, compiler.command)}",
                  f"CLINK={compiler.command}", f"CLASS={cell.size}", f"CFLAGS={cflags}",
                  f"CLINKFLAGS={clinkflags}", f"UCC={ucc}"]
     return [["make", "config", *variables], ["make", f"-j{max(1, make_jobs)}", *variables]]
@@ -51,7 +52,7 @@ def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, fol
     log = folder / "build.log"
     log.unlink(missing_ok=True)
     cmds = make_commands(cell, compiler, flags, make_jobs)
-    env = wrapper.environment(cell.variant, report, accsat_cache)
+    env = accsat_cc.environment(cell.variant, report, accsat_cache)
     # the build, replayable by hand (without the environment: see build.json)
     (folder / "build.sh").write_text(f"cd {shlex.quote(str(src))}\n" + "".join(
         " ".join(shlex.quote(w) for w in cmd) + "\n" for cmd in cmds))
@@ -64,8 +65,8 @@ def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, fol
             break
     text = log.read_text(errors="replace")
     record = {"ok": False, "seconds": round(seconds, 3), "source_dir": str(src),
-              "kernels": wrapper.kernel_summary(report),
-              "fallbacks": wrapper.count_fallbacks(text), "log": str(log)}
+              "kernels": accsat_cc.kernel_summary(report),
+              "fallbacks": accsat_cc.count_fallbacks(text), "log": str(log)}
     if done.timed_out:
         return {**record, "status": TIMEOUT, "message": f"build passed {timeout:g} s"}
     exe = find_binary(src, cell.size)

@@ -19,9 +19,9 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import procs
-from .cells import Cell
-from .results import OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from accsat.sweep import procs
+from accsat.sweep.cells import Cell
+from accsat.sweep.results import OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
 
 _VERIFIED = re.compile(r"^\s*Verification\s*=\s*(.+?)\s*$", re.M)
 _SECONDS = re.compile(r"^\s*Time in seconds\s*=\s*([-+0-9.eE]+)", re.M)

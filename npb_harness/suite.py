@@ -11,13 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accsat import __version__ as accsat_version
+from accsat.options import ORIG
+from accsat.sweep import __version__ as sweep_version
+from accsat.sweep import accsat_cc
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Compiler, Flags, flags_for, gpu_present, nvptx_offload
+from accsat.sweep.ptxview import analyse_cell
+from accsat.sweep.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
 
-from . import __version__, wrapper
 from .build import build_cell, make_commands
-from .cells import Cell
-from .compilers import Compiler, Flags, flags_for, gpu_present, nvptx_offload
-from .ptxview import analyse_cell
-from .results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
 from .run import run_cell
 
 MODEL = "openacc"  # NPB-ACC
@@ -63,9 +65,9 @@ class NPBSuite:
         key = {"root": str(self.root.resolve()), "cell": cell.as_dict(),
                "compiler": compiler.command, "compiler_path": compiler.path(),
                "make": make_commands(cell, compiler, flags, 1)[0],
-               "harness": __version__, "accsat": accsat_version}
-        if cell.variant != "orig":
-            key["accsat_code"] = wrapper.accsat_code()
+               "harness": sweep_version, "accsat": accsat_version}
+        if cell.variant != ORIG:
+            key["accsat_code"] = accsat_cc.accsat_code()
         return key
 
     def run_key(self, cell: Cell) -> dict:
@@ -82,5 +84,5 @@ class NPBSuite:
             return analyse_cell(cell, Path(build["source_dir"]), folder)
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        env = wrapper.environment("orig", None, None, dict(flags.run_env))
+        env = accsat_cc.environment(ORIG, None, None, dict(flags.run_env))
         return run_cell(cell, Path(build["artifact"]), folder, self.runs, self.timeout, env)

@@ -2,5 +2,5 @@
 
 SPEC ACCEL is proprietary: nothing of it is shipped or fetched. The harness
 works on the user's installation (runspec mode, or direct mode without
-runspec) and shares npb_harness's engine: cells, cache, results, plots.
+runspec) on accsat.sweep's engine: cells, cache, results, plots.
 """

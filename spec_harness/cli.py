@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from npb_harness.cells import grid, split_list
-from npb_harness.cli import common_sweep_options, finish, parse_compilers, parse_variants
-from npb_harness.engine import Sweep
-from npb_harness.outputs import write_sweep
+from accsat.sweep.cells import grid, split_list
+from accsat.sweep.cli import common_sweep_options, finish, parse_compilers, parse_variants
+from accsat.sweep.engine import Sweep
+from accsat.sweep.executor import LocalExecutor
+from accsat.sweep.outputs import write_sweep
 
 from .direct import DirectSuite
 from .flags import flags_listing
@@ -77,6 +78,6 @@ def spec(spec_root, benchmarks, sizes, targets, mode, make_jobs, show_flags, com
     suite = cls(tree, out_dir, comp, runs=runs, timeout=timeout, build_timeout=build_timeout,
                 make_jobs=make_jobs or max(1, (os.cpu_count() or 1) // jobs))
     cells = grid("spec", names, size_list, list(comp), target_list, parse_variants(variants))
-    sweep = Sweep(suite, out_dir, jobs=jobs, force=force, retry_failed=retry_failed,
+    sweep = Sweep(suite, out_dir, LocalExecutor(jobs), force=force, retry_failed=retry_failed,
                   rerun=rerun, progress=progress)
     finish(sweep, cells, lambda rs: write_sweep(rs, out_dir, "size"))

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from npb_harness import wrapper
-from npb_harness.cells import Cell
-from npb_harness.compilers import Compiler, Flags, gpu_present
-from npb_harness.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
+from accsat.options import ORIG
+from accsat.sweep import accsat_cc
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Compiler, Flags, gpu_present
+from accsat.sweep.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
 
 from .flags import spec_flags
 from .layout import SpecTree
@@ -49,6 +50,6 @@ class SpecSuiteBase:
         key = {"root": str(self.tree.root.resolve()), "cell": cell.as_dict(),
                "compiler": compiler.command, "compiler_path": compiler.path(),
                "flags": [list(flags.compile), list(flags.link), list(flags.run_env)]}
-        if cell.variant != "orig":
-            key["accsat_code"] = wrapper.accsat_code()
+        if cell.variant != ORIG:
+            key["accsat_code"] = accsat_cc.accsat_code()
         return key

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import jinja2
 
-from npb_harness import wrapper
-from npb_harness.cells import Cell
-from npb_harness.compilers import Compiler, Flags
+from accsat.options import ORIG
+from accsat.sweep import accsat_cc
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Compiler, Flags
 
 from .flags import LIBS
 from .layout import model
@@ -24,8 +25,8 @@ def extension(cell: Cell) -> str:
 
 def cc_line(cell: Cell, compiler: Compiler, report: Path, cache: Path) -> str:
     """CC with the accsat environment in front: runspec's make runs it through /bin/sh."""
-    cc = wrapper.cc_command(cell.variant, compiler.command)
-    if cell.variant == "orig":
+    cc = accsat_cc.cc_command(cell.variant, compiler.command)
+    if cell.variant == ORIG:
         return cc
     env = {"ACCSAT_VARIANT": cell.variant, "ACCSAT_REPORT": str(report),
            "ACCSAT_CACHE_DIR": str(cache)}
@@ -40,7 +41,7 @@ def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iter
         undefined=jinja2.StrictUndefined)
     return template.render(
         benchmark=cell.benchmark, model=model(cell.benchmark), size=cell.size,
-        compiler=compiler.command, target=cell.target, variant=cell.variant,
+        compiler=compiler.command, target=cell.target, variant=cell.variant, orig=ORIG,
         ext=extension(cell), output_root=str(output_root), iterations=iterations,
         make_jobs=make_jobs, run_env=list(flags.run_env),
         cc=cc_line(cell, compiler, report, cache), optimize=" ".join(flags.compile),

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accsat import __version__ as accsat_version
-from npb_harness import __version__, procs, wrapper
-from npb_harness.cells import Cell
-from npb_harness.compilers import Flags
-from npb_harness.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from accsat.options import ORIG
+from accsat.sweep import __version__ as sweep_version
+from accsat.sweep import accsat_cc, procs
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Flags
+from accsat.sweep.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
 
 from . import objectpm
 from .common import SpecSuiteBase
@@ -34,7 +36,7 @@ class DirectSuite(SpecSuiteBase):
     name: str = "spec-direct"
 
     def build_key(self, cell: Cell) -> dict:
-        return {**self.base_key(cell), "mode": "direct", "harness": __version__,
+        return {**self.base_key(cell), "mode": "direct", "harness": sweep_version,
                 "accsat": accsat_version}
 
     def run_key(self, cell: Cell) -> dict:
@@ -57,8 +59,8 @@ class DirectSuite(SpecSuiteBase):
                                                                            cell.size))
         except objectpm.ObjectPmError as exc:
             return {**record, "status": BUILD_FAILED, "message": f"object.pm: {exc}"}
-        env = wrapper.environment(cell.variant, report, self.accsat_cache)
-        cc = shlex.split(wrapper.cc_command(cell.variant, compiler.command))
+        env = accsat_cc.environment(cell.variant, report, self.accsat_cache)
+        cc = shlex.split(accsat_cc.cc_command(cell.variant, compiler.command))
         cmds = [[*cc, *flags.compile, *SPEC_DEFINES, *info.bench_flags, "-c", src,
                  "-o", _object(src)] for src in info.sources]
         cmds.append([*shlex.split(compiler.command), *flags.link,
@@ -75,8 +77,8 @@ class DirectSuite(SpecSuiteBase):
                 break
         text = log.read_text(errors="replace")
         record.update(seconds=round(time.perf_counter() - start, 3),
-                      kernels=wrapper.kernel_summary(report),
-                      fallbacks=wrapper.count_fallbacks(text))
+                      kernels=accsat_cc.kernel_summary(report),
+                      fallbacks=accsat_cc.count_fallbacks(text))
         if done.timed_out:
             return {**record, "status": TIMEOUT, "message": f"build passed {self.build_timeout:g} s"}
         exe = build / info.exename
@@ -91,7 +93,7 @@ class DirectSuite(SpecSuiteBase):
         exe = Path(build["artifact"])
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        env = wrapper.environment("orig", None, None, dict(flags.run_env))
+        env = accsat_cc.environment(ORIG, None, None, dict(flags.run_env))
         times: list[float] = []
         cpus: list[float] = []
         for i in range(1, self.runs + 1):

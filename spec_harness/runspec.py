@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accsat import __version__ as accsat_version
-from npb_harness import __version__, procs, wrapper
-from npb_harness.cells import Cell
-from npb_harness.compilers import Flags
-from npb_harness.results import (
+from accsat.options import ORIG
+from accsat.sweep import __version__ as sweep_version
+from accsat.sweep import accsat_cc, procs
+from accsat.sweep.cells import Cell
+from accsat.sweep.compilers import Flags
+from accsat.sweep.results import (
     BUILD_FAILED,
     OK,
     RUN_FAILED,
@@ -110,8 +112,8 @@ class RunspecSuite(SpecSuiteBase):
                       self.runs, self.make_jobs, folder / "kernels.jsonl", self.accsat_cache)
 
     def build_key(self, cell: Cell) -> dict:
-        return {**self.base_key(cell), "mode": "runspec", "harness": __version__,
-                "accsat": accsat_version, "cc": wrapper.cc_command(cell.variant, "")}
+        return {**self.base_key(cell), "mode": "runspec", "harness": sweep_version,
+                "accsat": accsat_version, "cc": accsat_cc.cc_command(cell.variant, "")}
 
     def run_key(self, cell: Cell) -> dict:
         return {"runs": self.runs, "timeout": self.timeout}
@@ -120,7 +122,7 @@ class RunspecSuite(SpecSuiteBase):
                  extra_env: dict[str, str] | None = None) -> procs.Finished:
         script = (f"cd {shlex.quote(str(self.tree.root))} && . ./shrc && runspec "
                   + " ".join(shlex.quote(a) for a in args))
-        env = wrapper.environment("orig", None, None, extra_env)
+        env = accsat_cc.environment(ORIG, None, None, extra_env)
         return procs.run(["/bin/sh", "-c", script], cwd=folder, env=env, timeout=timeout,
                          stdout=log)
 
@@ -134,8 +136,8 @@ class RunspecSuite(SpecSuiteBase):
                               cell.benchmark], folder, log, self.build_timeout)
         text = log.read_text(errors="replace")
         record = {"ok": False, "seconds": round(done.seconds, 3), "log": str(log),
-                  "kernels": wrapper.kernel_summary(report),
-                  "fallbacks": wrapper.count_fallbacks(text)}
+                  "kernels": accsat_cc.kernel_summary(report),
+                  "fallbacks": accsat_cc.count_fallbacks(text)}
         if done.timed_out:
             return {**record, "status": TIMEOUT,
                     "message": f"build passed {self.build_timeout:g} s"}

@@ -10,12 +10,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .results import Result, geomean, speedup_basis, speedups
+from ..options import ORIG, VARIANTS
+from .results import (
+    BUILD_FAILED,
+    COMPILER_NOT_FOUND,
+    ERROR,
+    NO_GPU,
+    RUN_FAILED,
+    TIMEOUT,
+    UNSUPPORTED,
+    VERIFICATION_FAILED,
+    Result,
+    geomean,
+    speedup_basis,
+    speedups,
+)
 
-_COLOURS = {"cse": "#4C72B0", "cse+sat": "#DD8452", "cse+bulk": "#55A868", "accsat": "#C44E52"}
-_SHORT = {"verification failed": "verif.", "build failed": "build", "run failed": "run",
-          "timeout": "timeout", "compiler not found": "no cc", "unsupported": "n/a",
-          "no gpu": "no gpu", "harness error": "error"}
+# one colour per variant, in the variants' order (seaborn's "deep" palette);
+# orig, drawn only in ptx.png, is grey
+_PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
+_COLOURS = dict(zip(VARIANTS, _PALETTE, strict=False))
+_ORIG_COLOUR = "#8C8C8C"
+_SHORT = {VERIFICATION_FAILED: "verif.", BUILD_FAILED: "build", RUN_FAILED: "run",
+          TIMEOUT: "timeout", COMPILER_NOT_FOUND: "no cc", UNSUPPORTED: "n/a",
+          NO_GPU: "no gpu", ERROR: "error"}
 
 
 def _pyplot():
@@ -34,7 +52,7 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
     groups: dict[tuple[str, str, str], list[Result]] = {}
     for r in results:
         groups.setdefault((r.cell.compiler, r.cell.target, r.cell.size), []).append(r)
-    variants = [v for v in dict.fromkeys(r.cell.variant for r in results) if v != "orig"]
+    variants = [v for v in dict.fromkeys(r.cell.variant for r in results) if v != ORIG]
     if not variants or not groups:
         return False
     plt = _pyplot()
@@ -61,7 +79,7 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
                     any_coarse |= r.cell in coarse
                 elif r is not None:
                     why = _SHORT.get(r.status, r.status)
-                    base = at.get((b, "orig"))
+                    base = at.get((b, ORIG))
                     if r.ok and base is not None and not base.ok:
                         why = "orig " + _SHORT.get(base.status, base.status)
                     ax.text(x, 0.02, "× " + why, rotation=90, ha="center", va="bottom",
@@ -116,13 +134,13 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
                     continue
                 value = t[key]
                 if relative:
-                    base = totals.get((b, s, "orig"), {}).get(key)
+                    base = totals.get((b, s, ORIG), {}).get(key)
                     if not base:
                         continue
                     value = value / base
                 xs.append(j + (i - (len(variants) - 1) / 2) * width)
                 hs.append(value)
-            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, "#8C8C8C"))
+            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, _ORIG_COLOUR))
             ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90,
                          padding=1)
         ax.set_xticks(range(len(series)), [f"{b} {s}" for b, s in series])

@@ -14,7 +14,7 @@ import os
 import shutil
 from pathlib import Path
 
-from . import wrapper
+from . import accsat_cc
 from .cells import Cell
 from .ptx import analyse, entry_locations, entry_modules, find_ptx, source_function
 from .results import OK, RUN_FAILED, Result
@@ -34,7 +34,7 @@ def analyse_cell(cell: Cell, src: Path, folder: Path) -> Result:
     locations = {}
     for module in entry_modules(raw):  # .file numbers are per module
         locations.update(entry_locations(module))
-    kernels = wrapper.kernel_lines(folder / "kernels.jsonl")
+    kernels = accsat_cc.kernel_lines(folder / "kernels.jsonl")
     entries = []
     for name, e in sorted(stats.items()):
         loc = locations.get(name)

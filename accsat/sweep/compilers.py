@@ -1,6 +1,6 @@
 """The one table of flags: per compiler family, programming model and target.
 
-Both suites read it (NPB-ACC is all OpenACC; SPEC ACCEL 3xx is OpenACC, 5xx
+Every suite reads it (NPB-ACC is all OpenACC; SPEC ACCEL 3xx is OpenACC, 5xx
 OpenMP target). A cell whose combination has a string instead of flags is
 recorded as "unsupported" with that string as the reason, never built.
 
@@ -18,6 +18,7 @@ import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..wrapper.args import family_of
 from .ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
 
 FAMILIES = ("gcc", "clang", "nvc")
@@ -89,10 +90,9 @@ class Compiler:
 
     @property
     def family(self) -> str:
-        for family in FAMILIES:
-            if self.name == family or self.name.startswith(family + "-"):
-                return family
-        return self.name
+        """``gcc``, ``clang``, ``nvc`` (the table's rows), else ``other``: read from the
+        name, as accsat-cc reads it from the command (``gcc-13``, ``clang-17``)."""
+        return family_of(self.name)[0]
 
     @staticmethod
     def parse(spec: str) -> Compiler:
@@ -109,7 +109,7 @@ def flags_for(compiler: Compiler, model: str, target: str) -> Flags | str:
         return f"programming model {model} is not supported"
     entry = TABLE.get((compiler.family, model, target))
     if entry is None:
-        return f"no flags for {compiler.family} {model} {target} in the table"
+        return f"no flags for {compiler.name} {model} {target} in the table"
     return entry
 
 

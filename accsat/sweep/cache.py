@@ -16,11 +16,10 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import os
 import shutil
-import tempfile
 from pathlib import Path
 
+from ..fileio import write_atomically
 from .cells import Cell
 from .results import Result
 
@@ -29,17 +28,9 @@ def fingerprint(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
 
-def write_json_atomically(path: Path, data) -> None:
+def write_record(path: Path, data) -> None:
     """Never half a record, even when the sweep is killed while writing it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1, default=str)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, json.dumps(data, indent=1, default=str))
 
 
 def read_json(path: Path):
@@ -84,7 +75,7 @@ class CellStore:
         return rec if isinstance(rec, dict) and rec.get("fingerprint") == fp else None
 
     def save_build(self, cell: Cell, record: dict) -> None:
-        write_json_atomically(self.folder(cell) / "build.json", record)
+        write_record(self.folder(cell) / "build.json", record)
 
     # -- finished cells ---------------------------------------------------
     def result(self, cell: Cell, fp: str) -> Result | None:
@@ -99,8 +90,8 @@ class CellStore:
         return result
 
     def save_result(self, cell: Cell, fp: str, result: Result) -> None:
-        write_json_atomically(self.folder(cell) / "result.json",
-                              {"fingerprint": fp, "result": result.to_dict()})
+        write_record(self.folder(cell) / "result.json",
+                     {"fingerprint": fp, "result": result.to_dict()})
 
     def forget(self, cell: Cell) -> None:
         """Start the cell afresh (``--force``): its records, logs and tree go."""

@@ -1,8 +1,8 @@
-"""A cell: one benchmark, problem size, compiler, target and variant.
+"""A cell: one benchmark, problem size, compiler, target and config.
 
 A sweep is a list of cells; each is built once, run ``--runs`` times and
 cached on disk under its key. ``orig`` is the plain compiler; every other
-variant is an accsat variant applied through ``accsat-cc``.
+config is an accsat variant applied through ``accsat-cc``.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ import re
 from dataclasses import asdict, dataclass
 from itertools import product
 
-# accsat.pipeline.VARIANTS plus "orig" (not imported from there: that import
-# costs a second and pulls in egglog; a test keeps the two in step)
-VARIANTS = ("orig", "cse", "cse+sat", "cse+bulk", "accsat")
+from ..options import CONFIGS, ORIG
 
 
 @dataclass(frozen=True, order=True)
@@ -23,7 +21,7 @@ class Cell:
     size: str  # NPB class ("S", "W"...) or SPEC input set ("test"...)
     compiler: str  # a Compiler's name ("gcc")
     target: str  # "host" | "nvptx" | "ptx"
-    variant: str  # "orig" or an accsat variant
+    variant: str  # one of CONFIGS: "orig" or an accsat variant
 
     @property
     def key(self) -> str:
@@ -37,7 +35,7 @@ class Cell:
         return (self.suite, self.benchmark, self.size, self.compiler, self.target)
 
     def baseline(self) -> Cell:
-        return Cell(self.suite, self.benchmark, self.size, self.compiler, self.target, "orig")
+        return Cell(self.suite, self.benchmark, self.size, self.compiler, self.target, ORIG)
 
     def as_dict(self) -> dict[str, str]:
         return asdict(self)
@@ -54,9 +52,9 @@ def split_list(text: str) -> list[str]:
 
 
 def check_variants(variants: list[str]) -> None:
-    unknown = [v for v in variants if v not in VARIANTS]
+    unknown = [v for v in variants if v not in CONFIGS]
     if unknown:
-        raise ValueError(f"unknown variant(s) {', '.join(unknown)} (one of {', '.join(VARIANTS)})")
+        raise ValueError(f"unknown variant(s) {', '.join(unknown)} (one of {', '.join(CONFIGS)})")
 
 
 def grid(suite: str, benchmarks: list[str], sizes: list[str], compilers: list[str],
@@ -66,7 +64,7 @@ def grid(suite: str, benchmarks: list[str], sizes: list[str], compilers: list[st
     Ordered so that a benchmark's variants are neighbours: a sweep interrupted
     half-way has complete speedup groups rather than one variant everywhere.
     """
-    if "orig" not in variants:
-        variants = ["orig", *variants]
+    if ORIG not in variants:
+        variants = [ORIG, *variants]
     return [Cell(suite, b, s, c, t, v)
             for s, c, t, b, v in product(sizes, compilers, targets, benchmarks, variants)]

@@ -4,11 +4,27 @@ from __future__ import annotations
 
 import os
 
-from .results import COARSE, Result, cpu_speedups, geomean, speedup_basis, speedups
+from ..options import ORIG
+from .results import (
+    BUILD_FAILED,
+    COARSE,
+    COMPILER_NOT_FOUND,
+    ERROR,
+    NO_GPU,
+    RUN_FAILED,
+    TIMEOUT,
+    UNSUPPORTED,
+    VERIFICATION_FAILED,
+    Result,
+    cpu_speedups,
+    geomean,
+    speedup_basis,
+    speedups,
+)
 
-_SHORT = {"verification failed": "VERIFY", "build failed": "BUILD", "run failed": "RUN",
-          "timeout": "TIMEOUT", "compiler not found": "no cc", "unsupported": "unsup.",
-          "no gpu": "no gpu", "harness error": "ERROR"}
+_SHORT = {VERIFICATION_FAILED: "VERIFY", BUILD_FAILED: "BUILD", RUN_FAILED: "RUN",
+          TIMEOUT: "TIMEOUT", COMPILER_NOT_FOUND: "no cc", UNSUPPORTED: "unsup.",
+          NO_GPU: "no gpu", ERROR: "ERROR"}
 
 
 def speedup_table(results: list[Result], size_label: str = "class") -> str:
@@ -64,7 +80,7 @@ def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> l
                     cells.append("")
                 elif not r.ok:
                     cells.append(_SHORT.get(r.status, r.status[:8]))
-                elif v == "orig":
+                elif v == ORIG:
                     t = r.cpu_seconds if by_cpu else r.seconds
                     cells.append(f"{t:.3g}" if t is not None else "?")
                 else:
@@ -74,7 +90,7 @@ def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> l
             lines.append(f"{b:14}" + "".join(f"{c:>{width}}" for c in cells))
         gm = []
         for v in variants:
-            if v == "orig":
+            if v == ORIG:
                 gm.append("")
                 continue
             g = geomean([sp[r.cell] for r in rs if r.cell.variant == v and r.cell in sp])

@@ -19,6 +19,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from ..options import ORIG
+
 _FALLBACK = re.compile(r"^accsat-cc: .*(?:compiling|compiled) the original", re.M)
 
 
@@ -35,7 +37,7 @@ def wrapper_command() -> list[str]:
 
 def cc_command(variant: str, compiler: str) -> str:
     """The CC a Makefile gets, as one shell word list."""
-    if variant == "orig":
+    if variant == ORIG:
         return compiler
     return " ".join([*(shlex.quote(w) for w in wrapper_command()), compiler])
 
@@ -70,7 +72,7 @@ def environment(variant: str, report: Path | None, cache_dir: Path | None,
                 extra: dict[str, str] | None = None) -> dict[str, str]:
     """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
-    if variant != "orig":
+    if variant != ORIG:
         env["ACCSAT_VARIANT"] = variant
         if report is not None:
             env["ACCSAT_REPORT"] = str(report)

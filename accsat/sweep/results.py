@@ -13,6 +13,7 @@ import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
+from ..options import ORIG
 from .cells import Cell
 
 OK = "ok"
@@ -23,6 +24,7 @@ TIMEOUT = "timeout"
 COMPILER_NOT_FOUND = "compiler not found"
 UNSUPPORTED = "unsupported"
 NO_GPU = "no gpu"
+ERROR = "harness error"  # a bug of ours or of the machine: reported, never cached
 # decided before anything is built; they depend on this machine, so they are
 # re-checked on every sweep rather than cached
 NOT_ATTEMPTED = (COMPILER_NOT_FOUND, UNSUPPORTED, NO_GPU)
@@ -68,7 +70,7 @@ COARSE = 0.1  # seconds: below this, a two-decimal time is 10 % resolution or wo
 
 def speedup_basis(results: list[Result]) -> dict[Cell, str]:
     """How each speedup is computed: "Mop/s", "time", or "coarse time" (under 0.1 s)."""
-    base = {r.cell.group: r for r in results if r.cell.variant == "orig" and r.ok}
+    base = {r.cell.group: r for r in results if r.cell.variant == ORIG and r.ok}
     out: dict[Cell, str] = {}
     for r in results:
         b = base.get(r.cell.group)
@@ -88,7 +90,7 @@ def speedups(results: list[Result]) -> dict[Cell, float]:
     unrounded timed section) the ratio of rates is used: NPB prints its time
     with two decimals, which at class S is a resolution of 10 to 50 %.
     """
-    base = {r.cell.group: r for r in results if r.cell.variant == "orig" and r.ok}
+    base = {r.cell.group: r for r in results if r.cell.variant == ORIG and r.ok}
     by_cell = {r.cell: r for r in results}
     out: dict[Cell, float] = {}
     for cell, basis in speedup_basis(results).items():
@@ -100,7 +102,7 @@ def speedups(results: list[Result]) -> dict[Cell, float]:
 def cpu_speedups(results: list[Result]) -> dict[Cell, float]:
     """The same by the best run's process CPU time (initialisation included):
     what to look at when other work shared the machine during the runs."""
-    base = {r.cell.group: r for r in results if r.cell.variant == "orig" and r.ok}
+    base = {r.cell.group: r for r in results if r.cell.variant == ORIG and r.ok}
     out: dict[Cell, float] = {}
     for r in results:
         b = base.get(r.cell.group)

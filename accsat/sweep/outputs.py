@@ -1,4 +1,4 @@
-"""Writing a sweep's outputs into ``--out``; shared by both harnesses."""
+"""Writing a sweep's outputs into ``--out``; shared by every harness."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""The sweep engine both harnesses share: cells in, results out, resumable.
+"""The sweep engine every harness shares: cells in, results out, resumable.
 
 A suite (NPB, SPEC direct, SPEC runspec, the PTX view) says how to check,
-build and run one cell; the engine does the rest: the on-disk cache, the
-progress bar, builds in parallel (``--jobs``) with runs one at a time and
-never beside a build (timings stay fair), failures as results, and an
-interrupt that leaves every finished cell finished and nothing half-recorded.
+build and run one cell; an executor (executor.py) where the cells run; the
+engine does the rest: the on-disk cache, the progress bar, runs one at a time
+and never beside a build (timings stay fair) however many cells build at
+once, failures as results, and an interrupt that leaves every finished cell
+finished and nothing half-recorded.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,9 +25,8 @@ from tqdm import tqdm
 from . import procs
 from .cache import CellStore, fingerprint
 from .cells import Cell
-from .results import BUILD_FAILED, NOT_ATTEMPTED, Result
-
-ERROR = "harness error"  # a bug of ours or of the machine: reported, never cached
+from .executor import Executor, LocalExecutor
+from .results import BUILD_FAILED, ERROR, NOT_ATTEMPTED, Result
 
 
 class Suite(Protocol):
@@ -98,7 +97,7 @@ class _BuildsOrOneRun:
 class Sweep:
     suite: Suite
     out: Path
-    jobs: int = 1
+    executor: Executor = field(default_factory=LocalExecutor)
     force: bool = False  # redo every cell
     retry_failed: bool = False  # redo cached cells that did not verify
     rerun: bool = False  # run every cell again, on its cached build (re-time a quiet machine)
@@ -111,6 +110,7 @@ class Sweep:
         self.store = CellStore(self.out)
         self._lock = _BuildsOrOneRun()
         self._stopping = threading.Event()
+        self._bar: tqdm | None = None
 
     def fingerprint(self, cell: Cell) -> str:
         return fingerprint({"build": self.suite.build_key(cell), "run": self.suite.run_key(cell)})
@@ -142,40 +142,33 @@ class Sweep:
         bar = tqdm(total=len(cells), initial=len(results), unit="cell", file=sys.stderr,
                    desc=f"{self.suite.name} cells", disable=not self.progress, mininterval=1.0,
                    dynamic_ncols=True)
+
+        def done(cell: Cell, result: Result) -> None:
+            results[cell] = result
+            bar.update()
+
+        self._bar = bar
         try:
-            if self.jobs <= 1:
-                for cell in to_do:
-                    bar.set_postfix_str(cell.key, refresh=True)
-                    results[cell] = self._cell(cell)
-                    bar.update()
-            else:
-                self._parallel(to_do, results, bar)
+            self.executor.execute(to_do, self, done)
         except KeyboardInterrupt:
-            self._stopping.set()
-            procs.kill_all()
+            self.stop()  # the executor's job too; twice does no harm
             raise Interrupted([results[c] for c in cells if c in results]) from None
         finally:
+            self._bar = None
             bar.close()
         return [results[c] for c in cells]
 
-    def _parallel(self, to_do: list[Cell], results: dict[Cell, Result], bar: tqdm) -> None:
-        pool = ThreadPoolExecutor(max_workers=self.jobs, thread_name_prefix="cell")
-        try:
-            pending = {pool.submit(self._cell, c): c for c in to_do}
-            while pending:
-                done, _ = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    cell = pending.pop(fut)
-                    results[cell] = fut.result()
-                    bar.update()
-        except BaseException:
-            self._stopping.set()
-            pool.shutdown(wait=False, cancel_futures=True)
-            procs.kill_all()
-            raise
-        pool.shutdown(wait=True)
+    # -- what an executor calls (executor.CellWork) ---------------------------------
+    def show(self, cell: Cell) -> None:
+        if self._bar is not None:
+            self._bar.set_postfix_str(cell.key, refresh=True)
 
-    def _cell(self, cell: Cell) -> Result:
+    def stop(self) -> None:
+        self._stopping.set()
+        procs.kill_all()
+
+    def cell(self, cell: Cell) -> Result:
+        """Build (unless cached) and run one cell; record and announce its result."""
         try:
             result = self._build_and_run(cell)
         except (KeyboardInterrupt, _Stopped):

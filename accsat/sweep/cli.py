@@ -1,0 +1,102 @@
+"""What every ``accsat bench`` command shares: its sweep options, their parsing,
+and running a sweep to its outputs (partial ones on Ctrl-C)."""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable
+
+import click
+
+from ..options import CONFIGS
+from .cache import Busy
+from .cells import Cell, check_variants, split_list
+from .compilers import Compiler
+from .engine import Interrupted, Sweep
+from .results import Result
+
+
+def common_sweep_options(f):
+    """Options every harness takes, with the same meaning."""
+    decorators = [
+        click.option("--compilers", default="gcc", show_default=True, metavar="LIST",
+                     help="gcc, clang, nvc; NAME=COMMAND for another command of a family "
+                          "(gcc=gcc-13)"),
+        click.option("--variants", default=",".join(CONFIGS), show_default=True,
+                     metavar="LIST", help="orig (the plain compiler) and accsat variants; "
+                                          "orig is always included"),
+        click.option("--runs", default=3, show_default=True, type=click.IntRange(1),
+                     help="runs per cell; the best time is kept"),
+        click.option("--jobs", default=1, show_default=True, type=click.IntRange(1),
+                     help="cells built at once (runs are always one at a time, alone)"),
+        click.option("--out", "out", default=None, type=click.Path(file_okay=False),
+                     help="output folder (results, plots, cells cache)"),
+        click.option("--timeout", default=900.0, show_default=True,
+                     help="seconds per run before it counts as a timeout"),
+        click.option("--build-timeout", default=3600.0, show_default=True,
+                     help="seconds per build"),
+        click.option("--force", is_flag=True, help="redo every cell (ignore the cache)"),
+        click.option("--retry-failed", is_flag=True,
+                     help="redo cached cells that failed (build, run, verification)"),
+        click.option("--rerun", is_flag=True,
+                     help="run every cell again on its cached build (to re-time on a quiet "
+                          "machine); builds only what is missing"),
+        click.option("--progress/--no-progress", default=True, show_default=True),
+    ]
+    for d in reversed(decorators):
+        f = d(f)
+    return f
+
+
+def parse_compilers(text: str) -> dict[str, Compiler]:
+    compilers = [Compiler.parse(s) for s in split_list(text)]
+    if not compilers:
+        raise click.BadParameter("no compiler given", param_hint="--compilers")
+    return {c.name: c for c in compilers}
+
+
+def parse_variants(text: str) -> list[str]:
+    variants = split_list(text)
+    try:
+        check_variants(variants)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--variants") from None
+    return variants
+
+
+def _stop(signum, _frame):
+    raise KeyboardInterrupt
+
+
+def finish(sweep: Sweep, cells: list[Cell],
+           write: Callable[[list[Result]], object]) -> list[Result]:
+    """Run the sweep, write its outputs (partial ones too on Ctrl-C), say how it went.
+
+    SIGTERM and SIGHUP (unless ignored, as under nohup) stop it as Ctrl-C does:
+    the builds and runs it started (in their own process groups) are ended
+    with it, never left behind.
+    """
+    # a signal ignored at start stays ignored (nohup's SIGHUP, a background job's SIGINT)
+    previous = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(s) is not signal.SIG_IGN}
+    for s in previous:
+        signal.signal(s, _stop)
+    try:
+        results = sweep.run(cells)
+    except Busy as exc:
+        raise click.ClickException(f"{exc}; wait for it or give another --out") from None
+    except Interrupted as stop:
+        write(stop.results)
+        click.echo(f"interrupted: {len(stop.results)} of {len(cells)} cells done and cached; "
+                   "run the same command again to resume", err=True)
+        sys.exit(130)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+    write(results)
+    cached = sum(r.cached for r in results)
+    click.echo(f"{len(results)} cells: {cached} from the cache, {len(sweep.built)} built, "
+               f"{len(sweep.reused)} run on an earlier build; "
+               f"{sum(r.ok for r in results)} ok", err=True)
+    return results

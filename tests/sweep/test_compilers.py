@@ -1,0 +1,26 @@
+"""accsat.sweep.compilers: the flags table and compiler families."""
+
+from __future__ import annotations
+
+from accsat.sweep.compilers import FAMILIES, MODELS, TABLE, TARGETS, Compiler, Flags, flags_for
+
+
+def test_flags_table_is_complete():
+    for key in [(f, m, t) for f in FAMILIES for m in MODELS for t in TARGETS]:
+        assert key in TABLE, key
+    assert flags_for(Compiler.parse("gcc"), "openacc", "host").compile == \
+        ("-O3", "-fopenacc", "-foffload=disable")
+    assert isinstance(flags_for(Compiler.parse("clang"), "openacc", "host"), str)
+    nvptx = flags_for(Compiler.parse("nvc"), "openacc", "nvptx")
+    assert isinstance(nvptx, Flags) and "-gpu=cc80" in nvptx.compile
+    assert ("ACC_DEVICE_TYPE", "nvidia") in nvptx.run_env
+
+
+def test_families_are_read_from_the_name_as_accsat_cc_reads_them():
+    c = Compiler.parse("gcc=gcc-13")
+    assert (c.name, c.command, c.family) == ("gcc", "gcc-13", "gcc")
+    assert Compiler.parse("clang-17").family == "clang"
+    assert Compiler.parse("nvc").family == "nvc"
+    odd = Compiler.parse("xlc")
+    assert odd.family not in FAMILIES
+    assert flags_for(odd, "openacc", "host") == "no flags for xlc openacc host in the table"
