@@ -11,13 +11,18 @@ from dataclasses import dataclass
 
 from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
-from ..ssa.terms import BINARY, UNARY
-
-PRIMARY, UNARY_PREC, MUL_PREC, ADD_PREC = 16, 15, 13, 12
-_PREC = {"*": 13, "/": 13, "%": 13, "+": 12, "-": 12, "<<": 11, ">>": 11, "<": 10, "<=": 10,
-         ">": 10, ">=": 10, "==": 9, "!=": 9, "&": 8, "^": 7, "|": 6, "&&": 5, "||": 4}
-ARITH = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Fma", "Shl", "Shr", "BitAnd", "BitOr",
-         "BitXor", "BitNot"}
+from ..ops import (
+    ADD_PREC,
+    ARITHMETIC,
+    BINARY_C,
+    COND_PREC,
+    LOR_PREC,
+    MUL_PREC,
+    OPS,
+    PRIMARY,
+    UNARY_C,
+    UNARY_PREC,
+)
 
 
 @dataclass
@@ -92,26 +97,26 @@ class ExprPrinter:
             return self.lvalue(n), PRIMARY
         if op == "AddrOf":
             return "&" + self.wrap(self.lvalue(n), PRIMARY, UNARY_PREC), UNARY_PREC
-        if op in ARITH:
+        if op in ARITHMETIC:
             self.counts.ops += 1
         if op == "Fma":
             self.counts.fma += 1
             return self.fma(n)
-        if op in BINARY:
-            return self.binary(n, BINARY[op])
-        if op in UNARY:
+        if op in BINARY_C:
+            return self.binary(n, BINARY_C[op])
+        if op in UNARY_C:
             text = self.operand(n.children[0], None, UNARY_PREC)[0]
             if text.startswith(("-", "+")) and op == "Neg":
                 text = f"({text})"
-            return UNARY[op] + text, UNARY_PREC
+            return UNARY_C[op] + text, UNARY_PREC
         if op == "Cast":
             inner, prec = self.expr(n.children[0])
             return f"({n.ctype}){self.wrap(inner, prec, UNARY_PREC)}", UNARY_PREC
         if op == "Select":
             c, a, b = n.children
             ct_, cp = self.expr(c)
-            at, bt = self.pair(a, b, 4, 3)
-            return f"{self.wrap(ct_, cp, 4)} ? {at} : {bt}", 3
+            at, bt = self.pair(a, b, LOR_PREC, COND_PREC)
+            return f"{self.wrap(ct_, cp, LOR_PREC)} ? {at} : {bt}", COND_PREC
         if op == "Call":
             args = [self.expr(c)[0] for c in self.items(n.children[0])]
             return f"{n.attrs[0]}({', '.join(args)})", PRIMARY
@@ -181,12 +186,13 @@ class ExprPrinter:
         return self.wrap(text, prec, need), prec, self.ctype(cls)
 
     def binary(self, n: ENode, sym: str) -> tuple[str, int]:
-        prec = _PREC[sym]
+        prec = OPS[n.op].prec
+        assert prec is not None
         a, b = n.children
         if n.op in ("Shl", "Shr"):
             at = self.operand(a, None, prec)[0]
             bt = self.operand(b, None, prec + 1)[0]
-        elif n.op in ("And", "Or"):
+        elif OPS[n.op].kind == "logic":
             at = self.wrap(*self.expr(a), prec)
             bt = self.wrap(*self.expr(b), prec + 1)
         else:

@@ -9,12 +9,26 @@ operation's own type (a float operation folds in float); no fold to inf/nan.
 from __future__ import annotations
 
 import math
+import operator
 import re
 
 from ..frontend import ctypes as ct
 from ..frontend.literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
+from ..ops import COMPARISONS, INT_ONLY
 
 _MIN_FORM = re.compile(r"^\((\d+)[uUlL]* - 1\)$")
+
+# What each foldable operation computes on exact values, where Python's operator
+# is C's before the result is rounded (floats) or range-checked (integers). Div,
+# Mod and the shifts are in _int_op: C truncates, and the operands need checks.
+# ops.FOLDABLE says which operations fold; tests/test_ops.py checks both agree.
+_EXACT = {
+    "Add": operator.add, "Sub": operator.sub, "Mul": operator.mul, "Neg": operator.neg,
+    "BitAnd": operator.and_, "BitOr": operator.or_, "BitXor": operator.xor,
+    "BitNot": operator.invert,
+    "Lt": operator.lt, "Le": operator.le, "Gt": operator.gt, "Ge": operator.ge,
+    "Eq": operator.eq, "Ne": operator.ne,
+}
 
 
 def literal_value(text: str, t: ct.CType) -> int | float | None:
@@ -68,10 +82,8 @@ def fold(op: str, ty: str, operands: list[tuple[str, str]]) -> str | None:
 def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:
     if op == "Cast":
         return _convert(values[0][0], values[0][1], t)
-    if op in ("Lt", "Le", "Gt", "Ge", "Eq", "Ne"):
-        a, b = values[0][0], values[1][0]
-        return int({"Lt": a < b, "Le": a <= b, "Gt": a > b, "Ge": a >= b, "Eq": a == b,
-                    "Ne": a != b}[op])
+    if op in COMPARISONS:
+        return int(_EXACT[op](values[0][0], values[1][0]))
     args = [v for v, _ in values]
     if ct.is_float(t):
         if t.name == "long double":
@@ -86,29 +98,17 @@ def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:
 
 
 def _float_op(op: str, a: list[float]) -> float | None:
-    if op == "Add":
-        return a[0] + a[1]
-    if op == "Sub":
-        return a[0] - a[1]
-    if op == "Mul":
-        return a[0] * a[1]
     if op == "Div":
         return a[0] / a[1] if a[1] != 0 else None
-    if op == "Neg":
-        return -a[0]
-    return None  # Fma is not folded: a single rounding would change the result
+    if op in _EXACT and op not in INT_ONLY:
+        return _EXACT[op](*a)
+    return None
 
 
 def _int_op(op: str, t: ct.Scalar, a: list[int]) -> int | None:
     bits = ct.int_bits(t)
-    if op == "Add":
-        r = a[0] + a[1]
-    elif op == "Sub":
-        r = a[0] - a[1]
-    elif op == "Mul":
-        r = a[0] * a[1]
-    elif op == "Neg":
-        r = -a[0]
+    if op in _EXACT:
+        r = _EXACT[op](*a)
     elif op in ("Div", "Mod"):
         if a[1] == 0:
             return None
@@ -119,14 +119,6 @@ def _int_op(op: str, t: ct.Scalar, a: list[int]) -> int | None:
         if not 0 <= a[1] < bits or (ct.is_signed(t) and a[0] < 0):
             return None
         r = a[0] << a[1] if op == "Shl" else a[0] >> a[1]
-    elif op == "BitAnd":
-        r = a[0] & a[1]
-    elif op == "BitOr":
-        r = a[0] | a[1]
-    elif op == "BitXor":
-        r = a[0] ^ a[1]
-    elif op == "BitNot":
-        r = ~a[0]
     else:
         return None
     return _fit(r, t)

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
+import difflib
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as a package
-    import tomli as tomllib
-
 from accsat.egraph.graph import ENode
 from accsat.errors import AccsatError
-from accsat.resources import data_dir
+from accsat.ops import OPS
+from accsat.resources import data_dir, tomllib
 
 
 @dataclass
@@ -69,6 +66,11 @@ def load_cost_model(name_or_path: str) -> CostModel:
     unknown = set(data) - {"name", "description", "default", "ops"}
     if unknown:
         raise AccsatError(f"unknown cost model keys: {', '.join(sorted(unknown))}", file)
+    for op in ops:
+        if op not in OPS:  # a typo would silently cost the default
+            near = difflib.get_close_matches(op, OPS, n=1, cutoff=0.0)
+            raise AccsatError(f"unknown operation '{op}' under [ops]; did you mean "
+                              f"'{near[0]}'? (accsat/ops.py lists them)", file)
     return CostModel(
         name=str(data.get("name", path.stem)),
         description=str(data.get("description", "")),

@@ -14,6 +14,8 @@ from ..errors import Unsupported
 from ..frontend import ctypes as ct
 from ..frontend.literals import parse_char, parse_float, parse_int
 from ..frontend.symbols import Symbol
+from ..mathfuncs import PURE_MATH
+from ..ops import COMPARISONS, FROM_C_BINARY, INT_ONLY, OPS
 from . import ir
 from .memory import (
     ANYWHERE,
@@ -28,24 +30,8 @@ from .memory import (
 )
 from .state import BuilderState, LeafInfo
 
-PURE_MATH = frozenset(
-    f + s
-    for f in (
-        "sqrt", "cbrt", "fabs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "pow",
-        "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "asinh",
-        "acosh", "atanh", "floor", "ceil", "trunc", "round", "rint", "nearbyint", "fmin", "fmax",
-        "fmod", "hypot", "erf", "erfc", "tgamma", "lgamma", "copysign", "fdim", "fma",
-    )
-    for s in ("", "f")
-) | {"abs", "labs", "llabs"}
-
-_BINOP = {
-    "+": "Add", "-": "Sub", "*": "Mul", "/": "Div", "%": "Mod", "<<": "Shl", ">>": "Shr",
-    "&": "BitAnd", "|": "BitOr", "^": "BitXor", "<": "Lt", "<=": "Le", ">": "Gt", ">=": "Ge",
-    "==": "Eq", "!=": "Ne",
-}
-_INT_ONLY = {"Mod", "Shl", "Shr", "BitAnd", "BitOr", "BitXor"}
-_COMPARE = {"Lt", "Le", "Gt", "Ge", "Eq", "Ne"}
+# C binary operator -> op; && and || short-circuit, rv_BinaryOp lowers them.
+_BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
 _GEN = c_generator.CGenerator()
 
 
@@ -397,18 +383,18 @@ class ExpressionBuilder(BuilderState):
         ta, tb = self.ctype(a), self.ctype(b)
         if op in ("Add", "Sub") and (ct.is_pointerish(ta) or ct.is_pointerish(tb)):
             return self.pointer_arith(op, a, b)
-        if op in _COMPARE and ct.is_pointerish(ta) and ct.is_pointerish(tb):
+        if op in COMPARISONS and ct.is_pointerish(ta) and ct.is_pointerish(tb):
             return self.mk(op, ct.INT, (a, b))
         if not (ct.is_arithmetic(ta) and ct.is_arithmetic(tb)):
             raise Unsupported(f"operator '{cop}' on {ta} and {tb}")
-        if op in _INT_ONLY and not (ct.is_integer(ta) and ct.is_integer(tb)):
+        if op in INT_ONLY and not (ct.is_integer(ta) and ct.is_integer(tb)):
             raise Unsupported(f"operator '{cop}' on {ta} and {tb}")
         if op in ("Shl", "Shr"):
             t = ct.promote(ta)
             return self.mk(op, t, (self.convert(a, t), self.convert(b, ct.promote(tb))))
         t = ct.usual_arithmetic(ta, tb)
         a, b = self.convert(a, t), self.convert(b, t)
-        return self.mk(op, ct.INT if op in _COMPARE else t, (a, b))
+        return self.mk(op, ct.INT if op in COMPARISONS else t, (a, b))
 
     def pointer_arith(self, op: str, a: int, b: int) -> int:
         ta, tb = self.ctype(a), self.ctype(b)

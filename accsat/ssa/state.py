@@ -12,19 +12,17 @@ from ..errors import Unsupported
 from ..frontend import ctypes as ct
 from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Scope, Symbol
+from ..ops import ARITHMETIC, MEMORY
 from . import ir
 from .memory import Access, MemoryLog
 from .terms import Term, TermTable, type_text
 
-# Operations that must not be evaluated where the original did not evaluate
-# them: they can trap (loads, integer division) or have undefined behaviour
-# (signed overflow, shifts, float->int conversion out of range).
-ARITH_OPS = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Fma", "Shl", "Shr",
-             "BitAnd", "BitOr", "BitXor", "BitNot"}
-
 
 def needs_ctx(op: str, result: ct.CType | None, operand: ct.CType | None = None) -> bool:
-    if op in ("Load", "PtrAdd", "AddrOf", "PtrDiff"):
+    """Whether ``op`` must not be evaluated where the original did not evaluate it:
+    it can trap (memory, integer division) or have undefined behaviour (signed
+    overflow, shifts, float->int conversion out of range)."""
+    if op in MEMORY:
         return True
     if op in ("Div", "Mod", "Shl", "Shr"):
         return result is not None and ct.is_integer(result)
@@ -143,7 +141,7 @@ class BuilderState:
 
     def account(self, op: str, ctype: ct.CType | None) -> None:
         self.stats.cost += self.op_cost(op, "" if ctype is None else str(ctype))
-        if op in ARITH_OPS:
+        if op in ARITHMETIC:
             self.stats.ops += 1
         elif op == "Load":
             self.stats.loads += 1

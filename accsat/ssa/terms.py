@@ -1,9 +1,10 @@
 """Hash-consed terms: the values of a kernel in single-assignment form.
 
-A term is an operation, the C type of its result (with ``@ctx`` when it must
-not be evaluated outside control context ``ctx``), primitive attributes, and
-argument term ids. Building the same term twice gives the same id, which is
-already common-subexpression elimination; the e-graph later adds equalities.
+A term is an operation (a row of ``accsat/ops.py``), the C type of its
+result (with ``@ctx`` when it must not be evaluated outside control context
+``ctx``), primitive attributes, and argument term ids. Building the same term
+twice gives the same id, which is already common-subexpression elimination;
+the e-graph later adds equalities.
 """
 
 from __future__ import annotations
@@ -12,20 +13,6 @@ from dataclasses import dataclass
 
 from ..frontend import ctypes as ct
 
-# Leaves: no term arguments, printed by name or literal.
-LEAVES = {"Const", "Var", "Phi", "CallRes", "Sym", "TNil"}
-# Operations whose result depends on memory.
-MEMORY = {"Load"}
-LISTS = {"TNil", "TCons"}
-
-BINARY = {
-    "Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "Mod": "%", "Shl": "<<", "Shr": ">>",
-    "BitAnd": "&", "BitOr": "|", "BitXor": "^", "Lt": "<", "Le": "<=", "Gt": ">", "Ge": ">=",
-    "Eq": "==", "Ne": "!=", "And": "&&", "Or": "||",
-}
-UNARY = {"Neg": "-", "BitNot": "~", "Not": "!"}
-COMPARE = {"Lt", "Le", "Gt", "Ge", "Eq", "Ne"}
-
 
 @dataclass(frozen=True)
 class Term:
@@ -33,10 +20,6 @@ class Term:
     ty: str
     attrs: tuple[str, ...] = ()
     args: tuple[int, ...] = ()
-
-    @property
-    def ctype_text(self) -> str:
-        return self.ty.split("@", 1)[0]
 
     @property
     def ctx(self) -> str:

@@ -1,4 +1,4 @@
-"""The C math functions the interpreter treats as pure, each in its own precision.
+"""Implementations of the pure C math functions (accsat/mathfuncs.py lists them).
 
 ``sqrt`` works on double, ``sqrtf`` on float (numpy's float32 routines), and so
 on. Special values follow C (numpy's ufuncs return inf/nan instead of raising).
@@ -15,7 +15,10 @@ import math
 import numpy as np
 
 from ..frontend import ctypes as ct
+from ..mathfuncs import FLOAT_FUNCTIONS, INT_FUNCTIONS, PURE_MATH, float_base
 from .cvalues import F32, UB, fma32, fma64
+
+PURE_NAMES = PURE_MATH  # the interpreter's name for it
 
 _UNARY_NP = {
     "sqrt": np.sqrt, "cbrt": np.cbrt, "fabs": np.abs, "exp": np.exp, "exp2": np.exp2,
@@ -75,31 +78,23 @@ def _iabs(lo: int):
     return f
 
 
-_BASES = frozenset(list(_UNARY_NP) + list(_BINARY_NP) + list(_UNARY_PY)
-                   + ["round", "fdim", "fma"])
-PURE_NAMES = frozenset(list(_BASES) + [n + "f" for n in _BASES] + ["abs", "labs", "llabs"])
-
-
 def signature(name: str) -> tuple[ct.CType, tuple[ct.CType, ...]]:
     """(result type, parameter types) of a pure math function."""
-    if name in ("abs", "labs", "llabs"):
-        t = {"abs": ct.INT, "labs": ct.LONG, "llabs": ct.Scalar("long long")}[name]
+    if name in INT_FUNCTIONS:
+        t = ct.from_name(INT_FUNCTIONS[name])
         return t, (t,)
-    base = name[:-1] if name.endswith("f") and name[:-1] in _BASES else name
-    t = ct.FLOAT if base != name else ct.DOUBLE
-    if base == "fma":
-        return t, (t, t, t)
-    if base in _BINARY_NP or base == "fdim":
-        return t, (t, t)
-    return t, (t,)
+    base, single = float_base(name)
+    t = ct.FLOAT if single else ct.DOUBLE
+    # Other names (the result type of an opaque call without a prototype) read as
+    # a double function of one double.
+    return t, (t,) * FLOAT_FUNCTIONS.get(base, 1)
 
 
 def implementation(name: str):
     """A Python function over already converted arguments, returning the C result."""
-    if name in ("abs", "labs", "llabs"):
+    if name in INT_FUNCTIONS:
         return _iabs(ct.int_range(signature(name)[1][0])[0])
-    single = name.endswith("f") and name[:-1] in _BASES
-    base = name[:-1] if single else name
+    base, single = float_base(name)
     wrap = F32 if single else float
     if base == "fma":
         return fma32 if single else fma64
