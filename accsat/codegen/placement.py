@@ -19,14 +19,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..egraph.graph import ENode
+from ..egraph.graph import ENode, reach
+from ..ops import LEAVES as LEAF_OPS
 from ..ssa import ir
 from ..ssa.state import LeafInfo
-from ..ssa.statements import stmt_uses
 from .program import Holder, Point, Program, Use
 
 INLINE_ONLY = {"Const", "Sym", "TNil", "TCons"}
-LEAVES = {"Var", "Phi", "CallRes"}
+# Leaves that exist from a point of the kernel on (variables' values, call
+# results); constants and symbols exist everywhere.
+LEAVES = LEAF_OPS - INLINE_ONLY
 
 
 class PlacementError(Exception):
@@ -115,7 +117,7 @@ class _Planner:
         self.collect_holders()
         uses: dict[int, list[Use]] = {}
         for stmt, block in ir.walk(self.ssa.body):
-            for tid in stmt_uses(stmt):
+            for tid in ir.uses(stmt):
                 uses.setdefault(self.class_of[tid], []).append(Use(float(stmt.pos), block.ctx))
             if isinstance(stmt, ir.Eval) and stmt.result in self.class_of:
                 self.plan.calls.add(self.class_of[stmt.result])
@@ -223,16 +225,10 @@ class _Planner:
 
     def _deps(self, cls: int) -> set[int]:
         """Classes read while computing ``cls`` (through inline parts)."""
-        out: set[int] = set()
-        stack = list(self.choice[cls].children)
-        while stack:
-            c = stack.pop()
-            if c in out:
-                continue
-            out.add(c)
-            if c not in self.plan.temps:
-                stack.extend(self.choice[c].children)
-        return out
+        def inline_children(c: int) -> tuple[int, ...]:
+            return () if c in self.plan.temps else self.choice[c].children
+
+        return set(reach(self.choice[cls].children, inline_children))
 
     def _key(self, cls: int, rank: dict[int, int]) -> tuple:
         node = self.choice[cls]

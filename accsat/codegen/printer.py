@@ -5,10 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..frontend import ctypes as ct
+from ..frontend.source_map import SourceMap
 from ..ssa import ir
 from .cexpr import Counts, ExprPrinter, scalar_type
 from .placement import Plan
 from .program import Point, Program, Use
+from .splice import line_directive
+
+
+def temp_prefix(source: SourceMap) -> str:
+    """``_v`` unless the file already uses names like ``_v3`` (temporaries are
+    the prefix and a number, see ``BodyPrinter.new_temp``)."""
+    idents = {t.text for t in source.tokens if t.kind == "ident"}
+    for prefix in ("_v", "_acc_v", "_accsat_v"):
+        if not any(name.startswith(prefix) and name[len(prefix):].isdigit() for name in idents):
+            return prefix
+    return "_accsat_tmp_v"
 
 
 @dataclass
@@ -81,8 +93,7 @@ class BodyPrinter:
 
     def source_line(self, line: int) -> None:
         if self.line_file is not None and line != self.current_line:
-            name = self.line_file.replace("\\", "\\\\").replace('"', '\\"')
-            self.lines.append(f'#line {line} "{name}"')
+            self.lines.append(line_directive(line, self.line_file).rstrip("\n"))
             self.current_line = line
 
     def temps(self, point: Point, indent: str) -> None:
@@ -93,35 +104,19 @@ class BodyPrinter:
             self.lines.append(f"{indent}{self.declaration(cls, name)} = {text};")
 
     def statement(self, stmt: ir.Stmt, ctx: str, indent: str) -> None:
+        # a plain visitor, as pycparser's generator: one method per statement class
         self.at(float(stmt.pos), ctx)
-        cls = self.plan.class_of
-        if isinstance(stmt, ir.Assign):
-            value = self.expr.value(cls[stmt.value], stmt.sym.type)
-            lhs = stmt.decl if stmt.decl else stmt.sym.name
-            self.lines.append(f"{indent}{lhs} = {value};")
-        elif isinstance(stmt, ir.Store):
-            self.lines.append(f"{indent}{self.store_target(stmt)} = "
-                              f"{self.expr.value(cls[stmt.value], self._stored_type(stmt))};")
-        elif isinstance(stmt, ir.Eval):
-            self.call(stmt, indent)
-        elif isinstance(stmt, ir.Verbatim):
-            self.lines.append(indent + stmt.text)
-        elif isinstance(stmt, ir.If):
-            cond, _ = self.expr.expr(cls[stmt.cond])
-            self.lines.append(f"{indent}if ({cond}) {{")
-            self.block(stmt.then, indent + self.unit)
-            if stmt.orelse is not None:
-                self.lines.append(f"{indent}}} else {{")
-                self.block(stmt.orelse, indent + self.unit)
-            self.lines.append(f"{indent}}}")
-        elif isinstance(stmt, ir.Loop):
-            self.lines.append(f"{indent}{stmt.header} {{")
-            self.block(stmt.body, indent + self.unit)
-            self.lines.append(f"{indent}}}" + (f" {stmt.trailer}" if stmt.trailer else ""))
-        elif isinstance(stmt, ir.Braced):
-            self.lines.append(f"{indent}{{")
-            self.block(stmt.block, indent + self.unit)
-            self.lines.append(f"{indent}}}")
+        getattr(self, "stmt_" + type(stmt).__name__)(stmt, indent)
+
+    def stmt_Assign(self, stmt: ir.Assign, indent: str) -> None:
+        value = self.expr.value(self.plan.class_of[stmt.value], stmt.sym.type)
+        lhs = stmt.decl if stmt.decl else stmt.sym.name
+        self.lines.append(f"{indent}{lhs} = {value};")
+
+    def stmt_Store(self, stmt: ir.Store, indent: str) -> None:
+        target = self.store_target(stmt)  # printed before the value, as C reads it
+        value = self.expr.value(self.plan.class_of[stmt.value], self._stored_type(stmt))
+        self.lines.append(f"{indent}{target} = {value};")
 
     def store_target(self, stmt: ir.Store) -> str:
         cls = self.plan.class_of
@@ -130,7 +125,7 @@ class BodyPrinter:
     def _stored_type(self, stmt: ir.Store) -> ct.CType | None:
         return scalar_type(self.plan.choice[self.plan.class_of[stmt.value]].ctype)
 
-    def call(self, stmt: ir.Eval, indent: str) -> None:
+    def stmt_Eval(self, stmt: ir.Eval, indent: str) -> None:
         cls = self.plan.class_of
         args = ", ".join(self.expr.expr(cls[a])[0] for a in stmt.args)
         text = f"{stmt.callee}({args})"
@@ -140,3 +135,25 @@ class BodyPrinter:
         rcls = cls[stmt.result]
         name = self.new_temp(rcls)
         self.lines.append(f"{indent}{self.declaration(rcls, name)} = {text};")
+
+    def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
+        self.lines.append(indent + stmt.text)
+
+    def stmt_If(self, stmt: ir.If, indent: str) -> None:
+        cond, _ = self.expr.expr(self.plan.class_of[stmt.cond])
+        self.lines.append(f"{indent}if ({cond}) {{")
+        self.block(stmt.then, indent + self.unit)
+        if stmt.orelse is not None:
+            self.lines.append(f"{indent}}} else {{")
+            self.block(stmt.orelse, indent + self.unit)
+        self.lines.append(f"{indent}}}")
+
+    def stmt_Loop(self, stmt: ir.Loop, indent: str) -> None:
+        self.lines.append(f"{indent}{stmt.header} {{")
+        self.block(stmt.body, indent + self.unit)
+        self.lines.append(f"{indent}}}" + (f" {stmt.trailer}" if stmt.trailer else ""))
+
+    def stmt_Braced(self, stmt: ir.Braced, indent: str) -> None:
+        self.lines.append(f"{indent}{{")
+        self.block(stmt.block, indent + self.unit)
+        self.lines.append(f"{indent}}}")

@@ -63,7 +63,7 @@ class Program:
             info.stmt_ctx[id(stmt)] = i
             self.block_of[id(stmt)] = block.ctx
             last = float(stmt.pos)
-            for child in _children(stmt):
+            for child in ir.children(stmt):
                 last = max(last, self._index(child, block.ctx))
         info.end = last + 0.25
         if parent is None and not block.stmts:
@@ -153,16 +153,6 @@ class Program:
             if inside_use and not inside_def and h.sym in loop.assigned:
                 return False
         return True
-
-
-def _children(stmt: ir.Stmt) -> list[ir.Block]:
-    if isinstance(stmt, ir.If):
-        return [stmt.then] + ([stmt.orelse] if stmt.orelse is not None else [])
-    if isinstance(stmt, ir.Loop):
-        return [stmt.body]
-    if isinstance(stmt, ir.Braced):
-        return [stmt.block]
-    return []
 
 
 def _end(stmt: ir.Stmt) -> float:

@@ -5,7 +5,7 @@ Extraction and code generation work on this, never on egglog objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 
@@ -58,15 +58,29 @@ class EGraph:
     def node_count(self) -> int:
         return sum(len(nodes) for nodes in self.classes.values())
 
-    def reachable(self, roots: list[int]) -> set[int]:
+    def reachable(self, roots: Iterable[int]) -> set[int]:
         """Classes reachable from ``roots`` through any e-node."""
-        seen: set[int] = set()
-        stack = list(roots)
-        while stack:
-            cls = stack.pop()
-            if cls in seen:
-                continue
-            seen.add(cls)
-            for node in self.classes[cls]:
-                stack.extend(node.children)
-        return seen
+        return set(reach(roots, lambda cls: all_children(self.classes[cls])))
+
+
+def all_children(nodes: Iterable[ENode]) -> Iterator[int]:
+    """The child classes of some e-nodes of one class (repeats included)."""
+    for node in nodes:
+        yield from node.children
+
+
+def reach(roots: Iterable[int], successors: Callable[[int], Iterable[int]]) -> Iterator[int]:
+    """Every id reachable from ``roots``, each once, depth-first.
+
+    The one reachability walk: over all e-nodes of a class, over a choice's one
+    node (``successors`` decides, and may give nothing for a dead end), or over
+    terms' arguments. A generator, so a caller looking for one id can stop early.
+    """
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        i = stack.pop()
+        if i not in seen:
+            seen.add(i)
+            yield i
+            stack.extend(successors(i))

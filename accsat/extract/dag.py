@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from accsat.egraph.graph import ENode
+from accsat.egraph.graph import ENode, reach
 
 Choice = Mapping[int, ENode]
 CostFn = Callable[[ENode], float]
@@ -12,14 +12,7 @@ CostFn = Callable[[ENode], float]
 
 def chosen_classes(choice: Choice, roots: Iterable[int]) -> set[int]:
     """Classes reachable from ``roots`` through the chosen nodes (KeyError if one has no choice)."""
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        cls = stack.pop()
-        if cls not in seen:
-            seen.add(cls)
-            stack.extend(choice[cls].children)
-    return seen
+    return set(reach(roots, lambda cls: choice[cls].children))
 
 
 def dag_cost(choice: Choice, roots: Iterable[int], cost: CostFn) -> float:
@@ -32,19 +25,11 @@ def reaches(choice: Choice, starts: Iterable[int], target: int) -> bool:
 
     Classes without a choice yet are dead ends (greedy asks this mid-way).
     """
-    seen: set[int] = set()
-    stack = list(starts)
-    while stack:
-        cls = stack.pop()
-        if cls == target:
-            return True
-        if cls in seen:
-            continue
-        seen.add(cls)
+    def successors(cls: int) -> tuple[int, ...]:
         node = choice.get(cls)
-        if node is not None:
-            stack.extend(node.children)
-    return False
+        return node.children if node is not None else ()
+
+    return target in reach(starts, successors)  # stops at the first sight of target
 
 
 def find_cycles(choice: Choice, roots: Iterable[int]) -> list[list[int]]:

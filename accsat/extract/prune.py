@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from accsat.egraph.graph import EGraph, ENode
+from accsat.egraph.graph import EGraph, ENode, all_children, reach
 from accsat.extract.dag import CostFn
 
 
@@ -103,11 +103,5 @@ def _node_bound(node: ENode, lb: dict[int, float], cheapest: dict[int, float],
 
 
 def _reachable(nodes: dict[int, list[ENode]], roots: list[int]) -> dict[int, list[ENode]]:
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        c = stack.pop()
-        if c not in seen:
-            seen.add(c)
-            stack.extend(ch for n in nodes[c] for ch in n.children)
+    seen = set(reach(roots, lambda c: all_children(nodes[c])))
     return {c: nodes[c] for c in seen}

@@ -3,10 +3,22 @@
 The body keeps its control structure (blocks, ifs, inner loops); every value a
 statement uses is a term id. ``pos`` numbers statements in program order
 (pre-order), which the code generator uses to place temporaries.
+
+Each statement class declares, as data, what its fields are (pycparser's
+``__slots__``/``children()`` style), so that walkers need not know the shapes:
+
+    child_fields  fields holding a nested ``Block`` (or None)
+    use_fields    fields holding term ids the statement evaluates (an id or a
+                  tuple of ids), in evaluation order
+    attr_fields   everything else: text, symbols, positions, and the terms the
+                  statement defines (phis, call results) rather than uses
+
+``children``, ``uses`` and ``walk`` below read these declarations.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from ..frontend.symbols import Symbol
@@ -15,6 +27,10 @@ from ..frontend.symbols import Symbol
 @dataclass
 class Assign:
     """``sym = value`` (a scalar variable; ``decl`` is e.g. "double t" when it is declared here)."""
+
+    child_fields = ()
+    use_fields = ("value",)
+    attr_fields = ("sym", "pos", "line", "decl")
 
     sym: Symbol
     value: int
@@ -26,6 +42,10 @@ class Assign:
 @dataclass
 class Store:
     """``base<path> = value``: a store to memory through an access path."""
+
+    child_fields = ()
+    use_fields = ("base", "indices", "value")
+    attr_fields = ("template", "pos", "line")
 
     template: str  # path components after the base: "[][]", "->x[]", ""
     base: int  # term of the base (array symbol or pointer value)
@@ -39,6 +59,10 @@ class Store:
 class Eval:
     """A call with side effects, in order; ``result`` is its CallRes term when used."""
 
+    child_fields = ()
+    use_fields = ("args",)
+    attr_fields = ("callee", "result", "result_type", "pos", "line")
+
     callee: str
     args: tuple[int, ...]
     result: int | None
@@ -50,6 +74,10 @@ class Eval:
 @dataclass
 class Verbatim:
     """Text printed as written: declarations without initialiser, pragmas, break..."""
+
+    child_fields = ()
+    use_fields = ()
+    attr_fields = ("text", "pos", "line", "declares")
 
     text: str
     pos: int
@@ -67,6 +95,10 @@ class Block:
 class Braced:
     """A nested ``{ ... }`` block (it scopes the declarations inside it)."""
 
+    child_fields = ("block",)
+    use_fields = ()
+    attr_fields = ("pos", "line", "end")
+
     block: Block
     pos: int
     line: int
@@ -75,6 +107,12 @@ class Braced:
 
 @dataclass
 class If:
+    """``if (cond) then else orelse``; ``orelse`` is None without an else."""
+
+    child_fields = ("then", "orelse")
+    use_fields = ("cond",)
+    attr_fields = ("pos", "line", "end", "phis")
+
     cond: int
     then: Block
     orelse: Block | None
@@ -87,6 +125,11 @@ class If:
 @dataclass
 class Loop:
     """An inner sequential loop; its header is printed as written."""
+
+    child_fields = ("body",)
+    use_fields = ()
+    attr_fields = ("header", "trailer", "pos", "line", "end", "head_phis", "exit_phis",
+                   "assigned")
 
     header: str  # "for (m = 0; m < 5; m++)", "while (x > 0)", "do"
     trailer: str  # "while (x > 0);" for do-while, else ""
@@ -102,15 +145,27 @@ class Loop:
 Stmt = Assign | Store | Eval | Verbatim | Braced | If | Loop
 
 
-def walk(block: Block):
+def children(stmt: Stmt) -> list[Block]:
+    """The blocks nested directly in a statement, in program order."""
+    blocks = (getattr(stmt, name) for name in stmt.child_fields)
+    return [b for b in blocks if b is not None]
+
+
+def uses(stmt: Stmt) -> list[int]:
+    """The term ids a statement itself evaluates (not those of nested blocks)."""
+    ids: list[int] = []
+    for name in stmt.use_fields:
+        value = getattr(stmt, name)
+        if isinstance(value, tuple):
+            ids.extend(value)
+        else:
+            ids.append(value)
+    return ids
+
+
+def walk(block: Block) -> Iterator[tuple[Stmt, Block]]:
     """Every statement, pre-order, with the block that holds it."""
     for stmt in block.stmts:
         yield stmt, block
-        if isinstance(stmt, If):
-            yield from walk(stmt.then)
-            if stmt.orelse is not None:
-                yield from walk(stmt.orelse)
-        elif isinstance(stmt, Loop):
-            yield from walk(stmt.body)
-        elif isinstance(stmt, Braced):
-            yield from walk(stmt.block)
+        for child in children(stmt):
+            yield from walk(child)

@@ -361,21 +361,8 @@ def _assigned_names(body: c_ast.Node) -> set[str]:
 def _roots(block: ir.Block) -> list[int]:
     roots: list[int] = []
     for stmt, _ in ir.walk(block):
-        roots.extend(stmt_uses(stmt))
+        roots.extend(ir.uses(stmt))
     return roots
-
-
-def stmt_uses(stmt: ir.Stmt) -> list[int]:
-    """The term ids a statement itself evaluates."""
-    if isinstance(stmt, ir.Assign):
-        return [stmt.value]
-    if isinstance(stmt, ir.Store):
-        return [stmt.base, *stmt.indices, stmt.value]
-    if isinstance(stmt, ir.Eval):
-        return list(stmt.args)
-    if isinstance(stmt, ir.If):
-        return [stmt.cond]
-    return []
 
 
 def build_ssa(kernel: Kernel, symbols: FileSymbols, op_cost: Callable[[str, str], float],
