@@ -1,0 +1,42 @@
+// case calls:
+//   impure calls first, each once, in order, their results in temporaries; sqrt(a[i]) after
+//   g() computed once, but computed again after the second g(), which may change a
+// input (from line 10):
+//   #pragma acc parallel loop
+//     for (i = 0; i < n; i++) {
+//       c[i] = sqrt(a[i]) * sqrt(a[i]) + g(a[i]);
+//       d[i] = g(b[i]) + sqrt(a[i]);
+//     }
+//   }
+// ---- cse: loads 4 ops 3 fma 0 temporaries 3
+{
+    double _v0 = g(a[i]);
+    double _v1 = sqrt(a[i]);
+    c[i] = _v1 * _v1 + _v0;
+    double _v2 = g(b[i]);
+    d[i] = _v2 + sqrt(a[i]);
+  }
+// ---- cse+bulk: loads 4 ops 3 fma 0 temporaries 7
+{
+    double _v0 = a[i];
+    double _v1 = g(_v0);
+    double _v2 = a[i];
+    double _v3 = b[i];
+    double _v4 = sqrt(_v2);
+    c[i] = _v4 * _v4 + _v1;
+    double _v5 = g(_v3);
+    double _v6 = a[i];
+    d[i] = _v5 + sqrt(_v6);
+  }
+// ---- accsat: loads 4 ops 2 fma 1 temporaries 7
+{
+    double _v0 = a[i];
+    double _v1 = g(_v0);
+    double _v2 = a[i];
+    double _v3 = b[i];
+    double _v4 = sqrt(_v2);
+    c[i] = _v1 + _v4 * _v4;
+    double _v5 = g(_v3);
+    double _v6 = a[i];
+    d[i] = _v5 + sqrt(_v6);
+  }
