@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import difflib
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .egraph.saturate import Limits
 from .errors import AccsatError
+from .fileio import write_atomically
 from .frontend.preprocess import PreprocessOptions
-from .pipeline import VARIANTS, Options, rewrite_file
-from .report import write_jsonl
+from .options import DEFAULT_VARIANT, VARIANTS, Limits, Options
 
 
 def fail(message: str) -> None:
@@ -24,8 +21,8 @@ def fail(message: str) -> None:
 
 
 variant_option = click.option(
-    "--variant", type=click.Choice(list(VARIANTS)), default="accsat", show_default=True,
-    help="cse, cse+sat (rules), cse+bulk (bulk load), accsat (both)")
+    "--variant", type=click.Choice(list(VARIANTS)), default=DEFAULT_VARIANT, show_default=True,
+    help="; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values()))
 
 
 def common_options(f):
@@ -113,6 +110,9 @@ def main() -> None:
 @common_options
 def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
     """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
+    from .pipeline import rewrite_file
+    from .report import write_jsonl
+
     path = Path(file)
     try:
         options = make_options(kw)
@@ -130,7 +130,10 @@ def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
         with open(kw["report_path"], "a") as stream:
             write_jsonl(result.kernels, stream)
     if output is not None:
-        write_atomically(Path(output), result.text)
+        try:
+            write_atomically(Path(output), result.text)
+        except OSError as exc:
+            fail(f"cannot write {output}: {exc.strerror or exc}")
     elif diff:
         original = path.read_text()
         sys.stdout.writelines(difflib.unified_diff(
@@ -154,7 +157,8 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
     variant (states tried, skipped, max error, verdict); exit 1 if any kernel fails."""
     import json
 
-    from .verify import DEFAULT_SEED, check_file, format_table
+    from .check import check_file
+    from .verify import DEFAULT_SEED, format_table
 
     failed = 0
     for file in files:
@@ -177,10 +181,23 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
         sys.exit(1)
 
 
-class _LazyGroup(click.Group):
-    """Subcommands whose code lives in other packages, imported only when used."""
+def _npb_command() -> click.Command:
+    from npb_harness.cli import npb
 
-    lazy = {"npb": ("npb_harness.cli", "npb"), "spec": ("spec_harness.cli", "spec")}
+    return npb
+
+
+def _spec_command() -> click.Command:
+    from spec_harness.cli import spec
+
+    return spec
+
+
+class _LazyGroup(click.Group):
+    """Subcommands whose code lives in other packages, imported only when used
+    (the harnesses pull in the sweep engine, tqdm, jinja2: ``accsat`` must start fast)."""
+
+    lazy = {"npb": (_npb_command, "npb_harness"), "spec": (_spec_command, "spec_harness")}
 
     def list_commands(self, ctx):
         return sorted(self.lazy)
@@ -188,32 +205,18 @@ class _LazyGroup(click.Group):
     def get_command(self, ctx, name):
         if name not in self.lazy:
             return None
-        module, attr = self.lazy[name]
+        load, package = self.lazy[name]
         try:
-            return getattr(__import__(module, fromlist=[attr]), attr)
-        except (ImportError, AttributeError):
-            return None
+            return load()
+        except ModuleNotFoundError as exc:
+            if exc.name != package:  # a harness that is there but broken says why
+                raise
+            return None  # not installed: no such command
 
 
 @main.group(cls=_LazyGroup)
 def bench() -> None:
     """Benchmark sweeps: NPB-ACC (npb) and SPEC ACCEL (spec)."""
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write to a temporary file next to ``path`` and rename it over: never half a file."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".accsat", dir=folder)
-    try:
-        with os.fdopen(fd, "w") as stream:
-            stream.write(text)
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
 
 
 if __name__ == "__main__":

@@ -7,69 +7,26 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from pycparser import c_ast
-
 from .codegen.placement import PlacementError, make_plan
-from .codegen.printer import BodyPrinter
+from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
 from .codegen.splice import Replacement, line_directive, splice
 from .egraph.graph import ENode
-from .egraph.rules import RuleSet, load_manifest, select
-from .egraph.saturate import InconsistentEGraph, Limits, Saturation, saturate
-from .errors import AccsatError, Unsupported
+from .egraph.rules import RuleSet
+from .egraph.saturate import InconsistentEGraph, Saturation, saturate
+from .errors import Unsupported
 from .extract import CostModel, extract, load_cost_model
 from .frontend import ctypes as ct
-from .frontend.kernels import Kernel, find_kernels
-from .frontend.parse import parse
-from .frontend.preprocess import PreprocessOptions, preprocess
+from .frontend.kernels import Kernel
+from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
-from .frontend.symbols import FileSymbols
+from .options import Options
 from .report import KernelReport
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
-
-VARIANTS = {  # name: (saturate with rules, bulk load)
-    "cse": (False, False),
-    "cse+sat": (True, False),
-    "cse+bulk": (False, True),
-    "accsat": (True, True),
-}
-
-
-@dataclass(frozen=True)
-class Options:
-    variant: str = "accsat"
-    rules: tuple[str, ...] | None = None  # rulesets to run (None: the manifest's defaults)
-    disabled_rules: tuple[str, ...] = ()
-    fp_exact: bool = False
-    fma_call: bool = False
-    cost_model: str = "paper"
-    limits: Limits = Limits()
-    extract_seconds: float = 30.0
-    # stop the ILP when its best has not improved for this long (on NPB, 2 s finds the
-    # costs 5 s finds, in half the time; 1 s loses some)
-    extract_stall: float | None = 2.0
-    solver: str = "highs"
-    use_ilp: bool = True
-    preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
-    line_directives: str | None = None  # file name for #line directives (the wrapper's)
-    verify: bool = False  # translation-validate each rewrite; keep the original if it fails
-    verify_trials: int = 24
-
-    def rulesets(self) -> list[RuleSet]:
-        if self.variant not in VARIANTS:
-            raise AccsatError(f"unknown variant '{self.variant}' (one of {', '.join(VARIANTS)})")
-        if not VARIANTS[self.variant][0]:
-            return []
-        return select(load_manifest(), list(self.rules) if self.rules is not None else None,
-                      list(self.disabled_rules), self.fp_exact)
-
-    @property
-    def bulk(self) -> bool:
-        return VARIANTS[self.variant][1]
 
 
 @dataclass
@@ -80,37 +37,29 @@ class FileResult:
 
 @dataclass
 class _FileContext:
-    path: Path
-    source: SourceMap
-    symbols: FileSymbols
-    defined: frozenset[str]
-    prefix: str
+    file: LoadedFile
     cost: CostModel
     rulesets: list[RuleSet]
-    frontend_seconds: float
+    prefix: str  # of the temporaries' names
+
+    @property
+    def path(self) -> Path:
+        return self.file.path
 
 
 def rewrite_file(path: Path, options: Options = Options()) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel."""
-    start = time.perf_counter()
-    try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AccsatError(f"cannot read: {exc}", str(path)) from None
     cost = load_cost_model(options.cost_model)
     rulesets = options.rulesets()
-    ast = parse(preprocess(path, options.preprocess), str(path))
-    source = SourceMap(text)
-    kernels, symbols = find_kernels(ast, source, str(path))
-    ctx = _FileContext(path, source, symbols, _defined_functions(ast), _temp_prefix(source),
-                       cost, rulesets, time.perf_counter() - start)
+    loaded = load(path, options.preprocess)
+    ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source))
     reports, replacements = [], []
-    for kernel in kernels:
+    for kernel in loaded.kernels:
         report, replacement = rewrite_kernel(kernel, ctx, options)
         reports.append(report)
         if replacement is not None:
             replacements.append(replacement)
-    out = splice(text, replacements, options.line_directives)
+    out = splice(loaded.text, replacements, options.line_directives)
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports)
@@ -120,12 +69,12 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
                    options: Options) -> tuple[KernelReport, Replacement | None]:
     report = KernelReport(str(ctx.path), kernel.line, kernel.construct, kernel.function,
                           options.variant)
-    report.seconds["frontend"] = ctx.frontend_seconds
+    report.seconds["frontend"] = ctx.file.seconds
     if isinstance(kernel.span, str):
         return report.unchanged(kernel.span), None
     t = time.perf_counter()
     try:
-        ssa = build_ssa(kernel, ctx.symbols, _op_cost(ctx.cost), ctx.defined)
+        ssa = build_ssa(kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined)
     except Unsupported as exc:
         line = f" (line {exc.line})" if exc.line and exc.line != kernel.line else ""
         return report.unchanged(exc.reason + line), None
@@ -173,7 +122,7 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
     from .verify import KernelVerdict, verify_body  # numpy and the interpreter: only if asked
 
     try:
-        return verify_body(kernel, ctx.symbols, body, options, defined=ctx.defined,
+        return verify_body(kernel, ctx.file.symbols, body, options, defined=ctx.file.defined,
                            trials=options.verify_trials, file=str(ctx.path))
     except Exception as exc:  # a bug of the checker itself: say so, never crash the rewrite
         return KernelVerdict(0, kernel.line, kernel.function, "unsupported", file=str(ctx.path),
@@ -183,7 +132,7 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
 def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, ENode],
            ctx: _FileContext, options: Options):
     program = Program(ssa)
-    indent, unit = _indentation(kernel, ctx.source)
+    indent, unit = _indentation(kernel, ctx.file.source)
     plan = make_plan(program, choice, sat.class_of, options.bulk)
     printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
                           indent, unit, options.line_directives)
@@ -203,19 +152,6 @@ def _op_cost(model: CostModel):
     def cost(op: str, ty: str) -> float:
         return model.cost(ENode(op, ty))
     return cost
-
-
-def _defined_functions(ast: c_ast.FileAST) -> frozenset[str]:
-    return frozenset(e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef))
-
-
-def _temp_prefix(source: SourceMap) -> str:
-    """``_v`` unless the file already uses names like ``_v3``."""
-    idents = {t.text for t in source.tokens if t.kind == "ident"}
-    for prefix in ("_v", "_acc_v", "_accsat_v"):
-        if not any(name.startswith(prefix) and name[len(prefix):].isdigit() for name in idents):
-            return prefix
-    return "_accsat_tmp_v"
 
 
 def _indentation(kernel: Kernel, source: SourceMap) -> tuple[str, str]:

@@ -9,6 +9,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+try:  # the TOML reader of rules/ and cost_models/
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser as a package
+    import tomli as tomllib
+
+__all__ = ["data_dir", "data_root", "tomllib"]
+
 
 def data_root() -> Path:
     env = os.environ.get("ACCSAT_DATA")

@@ -37,6 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from accsat.options import VARIANTS
+
 BENCHMARKS = {"BT": "BT/BT", "CG": "CG/CG", "EP": "EP/EP", "FT": "FT/FT", "LU": "LU/LU-HP",
               "MG": "MG/MG", "SP": "SP/SP"}
 CFLAGS = "-O3 -fopenacc -foffload=disable -fgnu89-inline"
@@ -139,7 +141,7 @@ def build_all(root: Path, work: Path, tag: str, cc: str, klass: str, jobs: int,
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
-    ap.add_argument("--variants", default="cse,cse+sat,cse+bulk,accsat")
+    ap.add_argument("--variants", default=",".join(VARIANTS))
     ap.add_argument("--classes", default="S,W")
     ap.add_argument("--jobs", type=int, default=1, help="make -jN")
     ap.add_argument("--work", default=None, help="folder for the copies (default: a new temp)")

@@ -22,7 +22,8 @@ import time
 from pathlib import Path
 
 from accsat.frontend.preprocess import PreprocessOptions
-from accsat.pipeline import Options, rewrite_file
+from accsat.options import Options
+from accsat.pipeline import rewrite_file
 
 BENCHMARKS = {"BT": "BT/BT", "CG": "CG/CG", "EP": "EP/EP", "FT": "FT/FT", "LU": "LU/LU-HP",
               "MG": "MG/MG", "SP": "SP/SP"}

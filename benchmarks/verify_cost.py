@@ -25,7 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rewrite_time import npb_sources  # noqa: E402
 
 from accsat.frontend.preprocess import PreprocessOptions  # noqa: E402
-from accsat.pipeline import VARIANTS, Options, rewrite_file  # noqa: E402
+from accsat.options import VARIANTS, Options  # noqa: E402
+from accsat.pipeline import rewrite_file  # noqa: E402
 
 
 def measure(files, variant: str, trials: int) -> dict:

@@ -31,17 +31,14 @@ from difftest import (
     tolerance_of,
 )
 
+from accsat.options import VARIANTS
+
 _SKIP_REASON = accsat_import_error()
 pytestmark = pytest.mark.skipif(_SKIP_REASON is not None, reason=_SKIP_REASON or "")
 
-CASES = [
-    ("cse", ()),
-    ("cse+bulk", ()),
-    ("cse+sat", ()),
-    ("accsat", ()),
-    ("cse+sat", ("--fp-exact",)),
-    ("accsat", ("--fp-exact",)),
-]
+# every variant, and once more with --fp-exact those whose rules may change a float result
+CASES = [(name, ()) for name in VARIANTS] + [
+    (name, ("--fp-exact",)) for name, v in VARIANTS.items() if v.fp_changing]
 
 
 def _case_id(case):

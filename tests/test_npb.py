@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from accsat.frontend.preprocess import PreprocessOptions
-from accsat.pipeline import Options, rewrite_file
+from accsat.options import Options
+from accsat.pipeline import rewrite_file
 
 ROOT = os.environ.get("NPB_ROOT")
 pytestmark = [pytest.mark.npb,

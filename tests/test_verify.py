@@ -4,26 +4,26 @@
 * hand-written rewrites, right and wrong, of small kernels: what passes, what
   fails and why (aliasing, speculative loads, UB only in the rewrite, calls...);
 * the file-level API: kernel matching, putting failed bodies back, the table,
-  ``python -m accsat.verify``; every corpus kernel checked for every variant.
+  ``accsat check``; every corpus kernel checked for every variant.
 """
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from difftest import CC, KERNELS, kernel_id
 
+from accsat.check import check_file
 from accsat.frontend.kernels import find_kernels
 from accsat.frontend.parse import parse
 from accsat.frontend.preprocess import PreprocessOptions, preprocess
 from accsat.frontend.source_map import SourceMap
-from accsat.pipeline import Options, rewrite_file
+from accsat.options import Options
+from accsat.pipeline import rewrite_file
 from accsat.verify import (
     Tolerance,
-    check_file,
     format_table,
     tolerance_for,
     verify_body,
@@ -391,14 +391,6 @@ def test_check_file_and_table(tmp_path):
     assert [line.split()[-1] for line in table.splitlines()[1:4]] == \
         [v.verdict for v in ver.verdicts]
     assert all(v.verdict in ("pass", "unchanged") for v in ver.verdicts)
-
-
-def test_module_cli(tmp_path):
-    path = ROOT / "tests/kernels/raw_war_acc.c"
-    proc = subprocess.run([sys.executable, "-m", "accsat.verify", str(path), "--variant", "cse",
-                           "--trials", "8"], capture_output=True, text=True, cwd=ROOT)
-    assert proc.returncode == 0, proc.stderr
-    assert "raw_war_acc.c:32" in proc.stdout and "pass" in proc.stdout
 
 
 @pytest.mark.parametrize("variant", ["cse", "cse+bulk", "cse+sat", "accsat"])

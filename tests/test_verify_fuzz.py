@@ -1,6 +1,6 @@
 """The fuzzer in CI: generated kernels, every variant, compiled and interpreted.
 
-* ``test_generated_kernels``: hypothesis draws programs of a few generated
+* ``test_generated_kernels_N`` (three shards): hypothesis draws programs of a few generated
   kernels (tests/fuzz/gen.py); each is rewritten with cse, cse+bulk, cse+sat and
   accsat, compiled and run against the original (gcc -O1 -ffp-contract=off) and
   validated by the interpreter; any disagreement fails, shrunk by hypothesis.
@@ -29,19 +29,34 @@ pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
 from fuzz.gen import program_from_seeds, program_strategy  # noqa: E402
 from fuzz.harness import VARIANTS, check_program, compile_all, model_flag, run  # noqa: E402
-from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
 REGRESSIONS = sorted((Path(__file__).parent / "fuzz" / "regressions").glob("*.c"))
 EXAMPLES = int(os.environ.get("ACCSAT_FUZZ_EXAMPLES", "60"))
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                 HealthCheck.function_scoped_fixture])
-@given(program_strategy(max_kernels=6))
-def test_generated_kernels(tmp_path, text):
-    findings = check_program(text, tmp_path / "p", VARIANTS, trials=8, extract_seconds=2.0)
-    assert not findings, "\n".join(str(f) for f in findings) + "\n\n" + text
+# Three shards of the same size with fixed seeds: the same programs on every run, and
+# pytest-xdist can spread them over the cores (one 60-program test held a worker for a minute).
+SHARDS = 3
+
+
+def _shard(n: int):
+    @seed(20261123 + n)
+    @settings(max_examples=-(-EXAMPLES // SHARDS), deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                     HealthCheck.function_scoped_fixture])
+    @given(program_strategy(max_kernels=6))
+    def test(tmp_path, text):
+        findings = check_program(text, tmp_path / "p", VARIANTS, trials=8, extract_seconds=2.0)
+        assert not findings, "\n".join(str(f) for f in findings) + "\n\n" + text
+
+    test.__name__ = f"test_generated_kernels_{n}"
+    return test
+
+
+test_generated_kernels_0 = _shard(0)
+test_generated_kernels_1 = _shard(1)
+test_generated_kernels_2 = _shard(2)
 
 
 def _status(path: Path) -> str:

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
 from fuzz.mutate import mutants  # noqa: E402
 
-from accsat.pipeline import Options, rewrite_file  # noqa: E402
+from accsat.options import Options  # noqa: E402
+from accsat.pipeline import rewrite_file  # noqa: E402
 from accsat.verify import verify_file  # noqa: E402
 
 KERNELS = Path(__file__).parent / "kernels"

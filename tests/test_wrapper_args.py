@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from accsat.wrapper.args import UsageError, classify, family_of, split_compiler
-from accsat.wrapper.config import VARIANTS, Config
+from accsat.wrapper.config import Config
 
 
 @pytest.fixture
@@ -20,12 +20,6 @@ def files(tmp_path, monkeypatch):
 
 def sources(argv):
     return [s.path for s in classify(argv).sources]
-
-
-def test_variants_match_the_pipeline():
-    from accsat.pipeline import VARIANTS as PIPELINE
-
-    assert tuple(VARIANTS) == tuple(PIPELINE)
 
 
 @pytest.mark.parametrize("argv, launcher, compiler", [

@@ -356,21 +356,21 @@ def test_rewritten_file_that_does_not_compile_falls_back(proj, session_env):
 
 def test_internal_errors_are_one_line(proj, session_env, monkeypatch):
     from accsat import pipeline
-    from accsat.frontend.preprocess import PreprocessOptions
+    from accsat.options import Options
     from accsat.wrapper.rewrite import rewrite
 
     def boom(path, options):
         raise RuntimeError("kaput\nsecond line")
 
     monkeypatch.setattr(pipeline, "rewrite_file", boom)  # the forked child sees it
-    out = rewrite(str(proj / "main.c"), "main.c", "cse", PreprocessOptions(), 60)
+    out = rewrite(str(proj / "main.c"), Options(variant="cse", line_directives="main.c"), 60)
     assert out.error == f"{proj / 'main.c'}: internal error: RuntimeError: kaput"
 
     def die(path, options):
         os.kill(os.getpid(), signal.SIGSEGV)
 
     monkeypatch.setattr(pipeline, "rewrite_file", die)
-    out = rewrite(str(proj / "main.c"), "main.c", "cse", PreprocessOptions(), 60)
+    out = rewrite(str(proj / "main.c"), Options(variant="cse", line_directives="main.c"), 60)
     assert out.error.endswith("internal error: the rewrite died (signal 11)")
     assert not out.cacheable
 

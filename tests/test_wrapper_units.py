@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 
+from accsat.frontend.preprocess import PreprocessOptions
+from accsat.options import Limits, Options
 from accsat.wrapper import cache, deps, workdir
+from accsat.wrapper.config import Config
 from accsat.wrapper.rewrite import Outcome
 
 
@@ -82,10 +86,12 @@ def test_dependency_fix(tmp_path):
 
 def test_cache_roundtrip_and_atomic_files(tmp_path):
     store = cache.Cache(tmp_path)
-    k = cache.key("preprocessed", b"text", {"variant": "cse"})
-    assert k != cache.key("preprocessed", b"text", {"variant": "accsat"})
-    assert k != cache.key("preprocessed2", b"text", {"variant": "cse"})
-    assert k != cache.key("preprocessed", b"text2", {"variant": "cse"})
+    cse = Options(variant="cse").key()
+    k = cache.key("preprocessed", b"text", cse)
+    assert k == cache.key("preprocessed", b"text", Options(variant="cse").key())
+    assert k != cache.key("preprocessed", b"text", Options(variant="accsat").key())
+    assert k != cache.key("preprocessed2", b"text", cse)
+    assert k != cache.key("preprocessed", b"text2", cse)
     assert store.get(k) is None
     out = Outcome(text="int x;\n", kernels=[{"status": "rewritten"}])
     store.put(k, out.entry())
@@ -97,6 +103,25 @@ def test_cache_roundtrip_and_atomic_files(tmp_path):
     assert store.get(k) is None
     store.put(k, Outcome(error="f.c:3: parse error").entry())
     assert Outcome.from_entry(store.get(k)).error == "f.c:3: parse error"
+
+
+def test_every_option_is_in_the_cache_key():
+    """The wrapper keys its cache on the whole Options: a field the key forgot would serve
+    a rewrite made with other settings."""
+    base = Options()
+    changed = [replace(base, variant="cse"), replace(base, verify=True),
+               replace(base, line_directives="other.c"), replace(base, fp_exact=True),
+               replace(base, limits=Limits(nodes=5)), replace(base, extract_stall=None),
+               replace(base, preprocess=PreprocessOptions(("-DX",)))]
+    keys = {base.key(), *(o.key() for o in changed)}
+    assert len(keys) == len(changed) + 1
+
+
+def test_config_makes_the_options_of_a_file():
+    pp = PreprocessOptions(("-DN=4",), openmp=False)
+    opts = Config(variant="cse+bulk", verify=True).options(pp, "src/k.c")
+    assert (opts.variant, opts.verify, opts.preprocess, opts.line_directives) == \
+        ("cse+bulk", True, pp, "src/k.c")
 
 
 def test_fingerprint_covers_rules(tmp_path, monkeypatch):

@@ -5,10 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import tomllib
-
 from ..errors import AccsatError
-from ..resources import data_dir
+from ..resources import data_dir, tomllib
 
 
 @dataclass(frozen=True)

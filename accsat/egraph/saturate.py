@@ -9,7 +9,6 @@ The result is read out of egglog into plain data (``EGraph``).
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -17,14 +16,16 @@ from importlib import resources
 import egglog.bindings as egglog
 
 from ..frontend import ctypes as ct
+from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
+from ..options import Limits
 from ..ssa.terms import TermTable
 from .fold import fold
-from .graph import EGraph, ENode
+from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
 
-FOLDABLE = {"Add", "Sub", "Mul", "Div", "Mod", "Neg", "Shl", "Shr", "BitAnd", "BitOr",
-            "BitXor", "BitNot", "Cast", "Lt", "Le", "Gt", "Ge", "Eq", "Ne"}
-UNARY_FOLDABLE = {"Neg", "BitNot", "Cast"}
+# The operation table must describe the schema egglog is given.
+check_schema(resources.files("accsat.egraph").joinpath("schema.egg").read_text())
+TERM_CONSTRUCTORS = frozenset(OPS)
 
 
 def fold_candidate_rules() -> str:
@@ -35,16 +36,6 @@ def fold_candidate_rules() -> str:
         args = "(Const t1 a)" if op in UNARY_FOLDABLE else "(Const t1 a) (Const t2 b)"
         out.append(f"(rule ((= e ({op} t {args}))) ((FoldMe e)) :ruleset fold-candidates)")
     return "\n".join(out)
-UNTYPED = {"TNil", "TCons"}
-TERM_CONSTRUCTORS = set(re.findall(r"^\s+\((\w+)", resources.files("accsat.egraph")
-                                   .joinpath("schema.egg").read_text(), re.MULTILINE))
-
-
-@dataclass(frozen=True)
-class Limits:
-    nodes: int = 10_000
-    iterations: int = 10
-    seconds: float = 10.0
 
 
 @dataclass
@@ -78,14 +69,9 @@ def term_text(terms: TermTable, tid: int) -> str:
 
 
 def reachable(terms: TermTable, roots: list[int]) -> list[int]:
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        tid = stack.pop()
-        if tid not in seen:
-            seen.add(tid)
-            stack.extend(terms[tid].args)
-    return sorted(seen)  # arguments always have smaller ids than their users
+    """Terms reachable from ``roots`` through their arguments, arguments first
+    (they always have smaller ids than their users)."""
+    return sorted(reach(roots, lambda tid: terms[tid].args))
 
 
 def type_facts(types: set[str]) -> str:

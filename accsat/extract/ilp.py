@@ -23,17 +23,20 @@ idle active class only adds cost).
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sys
 import time
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import highspy
 import numpy as np
 import pulp
 
-from accsat.egraph.graph import ENode
+from accsat.egraph.graph import ENode, reach
 from accsat.extract.dag import Choice, CostFn, chosen_classes, dag_cost, find_cycles, repair
 
 SOLVERS = ("highs", "cbc")
@@ -148,16 +151,12 @@ class Formulation:
     def read(self) -> dict[int, ENode] | None:
         """The solver's choice from the roots; None if a needed class chose nothing."""
         choice: dict[int, ENode] = {}
-        stack = list(self.roots)
-        while stack:
-            c = stack.pop()
-            if c in choice:
-                continue
+        # reach() asks for a class's successors only after it was yielded: chosen by then
+        for c in reach(self.roots, lambda c: choice[c].children):
             node = max(self.nodes[c], key=lambda n: self.x(c, n).varValue or 0.0)
             if (self.x(c, node).varValue or 0.0) < 0.5:
                 return None
             choice[c] = node
-            stack.extend(node.children)
         return choice
 
 
@@ -202,6 +201,27 @@ class WarmHiGHS(pulp.HiGHS):
         model.cbMipInterrupt.subscribe(interrupt)
 
 
+@contextlib.contextmanager
+def _stdout_silenced() -> Iterator[None]:
+    """File descriptor 1 pointed at /dev/null while the solver runs.
+
+    highspy 1.16 prints a licence banner from C on stdout when a model is made,
+    before any option can silence it; ``accsat rewrite f.c > out.c`` must get C only."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout at all: nothing to protect
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
 def run_solver(prob: pulp.LpProblem, solver: str, deadline: float,
                stall: float | None = None) -> tuple[bool, bool]:
     """(has a solution, proven optimal).  Proof comes from the solver's own
@@ -222,7 +242,8 @@ def run_solver(prob: pulp.LpProblem, solver: str, deadline: float,
     else:
         raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     try:
-        prob.solve(engine)
+        with _stdout_silenced():
+            prob.solve(engine)
     except (pulp.PulpSolverError, OSError):  # e.g. CBC's binary missing or not runnable
         return False, False
     found = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)

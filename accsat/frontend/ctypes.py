@@ -101,7 +101,6 @@ class Func:
 CType = Scalar | Void | Pointer | Array | Struct | Func
 
 INT = Scalar("int")
-UINT = Scalar("unsigned int")
 LONG = Scalar("long")
 ULONG = Scalar("unsigned long")
 DOUBLE = Scalar("double")

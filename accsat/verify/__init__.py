@@ -9,10 +9,10 @@ and after rewriting on random states (``states``) over a symbolic memory
   (the per-kernel hook for the pipeline: keep the rewrite unless ``verdict == "fail"``);
 * ``verify_file(original_path, rewritten_text, options)`` -> FileVerification
   (``.verdicts``, ``.text`` with failed kernels put back as written, ``.ok``);
-* ``check_file(path, options)`` -> (FileResult, FileVerification)  (``accsat check``);
 * ``format_table(verdicts)``, ``tolerance_for(options)``.
 
-``python -m accsat.verify FILE.c [--variant V] [--trials N] [-I DIR]`` prints the table.
+``accsat.check.check_file`` (``accsat check``) rewrites a file and then validates it:
+this package never imports the pipeline.
 """
 
 from .compare import Tolerance
@@ -21,7 +21,6 @@ from .validate import (
     DEFAULT_TRIALS,
     FileVerification,
     KernelVerdict,
-    check_file,
     format_table,
     parse_body,
     tolerance_for,
@@ -37,7 +36,6 @@ __all__ = [
     "FileVerification",
     "KernelVerdict",
     "Tolerance",
-    "check_file",
     "format_table",
     "parse_body",
     "tolerance_for",

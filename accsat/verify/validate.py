@@ -9,8 +9,7 @@ Entry points:
 ``verify_file(original_path, rewritten_text, options)``
     every kernel of a file, matched by position after re-parsing the rewritten
     text the same way (preprocess + parse with the same flags);
-``check_file(path, options)``
-    rewrite the file, then ``verify_file`` it (``accsat check``).
+``accsat.check.check_file`` rewrites a file, then ``verify_file``s it (``accsat check``).
 """
 
 from __future__ import annotations
@@ -24,10 +23,10 @@ from pathlib import Path
 
 from pycparser import c_ast, c_generator, c_parser
 
+from ..codegen.splice import Replacement, splice
 from ..errors import AccsatError
-from ..frontend.kernels import Kernel, find_kernels
-from ..frontend.parse import parse
-from ..frontend.preprocess import preprocess
+from ..frontend.kernels import Kernel
+from ..frontend.load import load
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from .compare import Tolerance, compare_runs
@@ -272,31 +271,10 @@ def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, option
 # ----------------------------------------------------------------------------------------------
 # whole files
 
-def _defined(ast: c_ast.FileAST) -> frozenset[str]:
-    return frozenset(e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef))
-
-
 def _header(k: Kernel) -> str:
     loop = k.loop
     return " ; ".join(_GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond,
                                                                        loop.next))
-
-
-_PARSE_CACHE: dict[tuple, tuple] = {}
-
-
-def _parse_file(path: Path, text: str, popts, main: str | None = None):
-    """(ast, kernels, symbols) of a file, cached by path, text and flags."""
-    key = (str(path), hash(text), popts, main)
-    hit = _PARSE_CACHE.get(key)
-    if hit is None:
-        ast = parse(preprocess(path, popts), str(path))
-        kernels, symbols = find_kernels(ast, SourceMap(text), main or str(path))
-        hit = (ast, kernels, symbols)
-        if len(_PARSE_CACHE) >= 8:
-            _PARSE_CACHE.pop(next(iter(_PARSE_CACHE)))
-        _PARSE_CACHE[key] = hit
-    return hit
 
 
 def verify_file(original: Path, rewritten_text: str, options, *, trials: int = DEFAULT_TRIALS,
@@ -319,9 +297,9 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
         tolerance = tolerance_for(options)
     orig_text = original.read_text() if original_text is None else original_text
     popts = options.preprocess
-    ast_o, ko, so = _parse_file(original, orig_text, popts)
+    loaded = load(original, popts, text=orig_text)
+    ko, so, defined_o = loaded.kernels, loaded.symbols, loaded.defined
     file = str(original)
-    defined_o = _defined(ast_o)
     bodies = None if reparse else _bodies_in_place(orig_text, rewritten_text, ko)
     if bodies is not None:
         verdicts = []
@@ -347,10 +325,9 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
         path = Path(tmp) / original.name
         path.write_text(rewritten_text)
         flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
-        main = options.line_directives or str(path)
-        ast_n = parse(preprocess(path, replace(popts, flags=flags)), str(path))
-    kn, sn = find_kernels(ast_n, SourceMap(rewritten_text), main)
-    defined_n = _defined(ast_n)
+        new = load(path, replace(popts, flags=flags), text=rewritten_text,
+                   main=options.line_directives or str(path))
+    kn, sn, defined_n = new.kernels, new.symbols, new.defined
     verdicts: list[KernelVerdict] = []
     if len(ko) != len(kn):
         msg = f"cannot match kernels: {len(ko)} in the original, {len(kn)} in the rewritten text"
@@ -398,13 +375,7 @@ def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
 
 
 def _splice(text: str, pieces: list[tuple[int, int, str]]) -> str:
-    out, pos = [], 0
-    for start, end, piece in sorted(pieces):
-        out.append(text[pos:start])
-        out.append(piece)
-        pos = end
-    out.append(text[pos:])
-    return "".join(out)
+    return splice(text, [Replacement(start, end, piece, 0) for start, end, piece in pieces])
 
 
 def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
@@ -419,20 +390,6 @@ def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
             return orig_text, list(range(len(ko)))  # cannot locate it: keep the whole original
         pieces.append((b.start, b.end, orig_text[a.start:a.end]))
     return _splice(new_text, pieces), failed
-
-
-def check_file(path: Path, options, *, trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
-               tolerance: Tolerance | None | str = "auto"):
-    """``accsat check``: rewrite ``path`` with ``options``, then validate every kernel.
-
-    Returns (FileResult of the rewrite, FileVerification).
-    """
-    from ..pipeline import rewrite_file
-
-    path = Path(path)
-    result = rewrite_file(path, options)
-    ver = verify_file(path, result.text, options, trials=trials, seed=seed, tolerance=tolerance)
-    return result, ver
 
 
 def format_table(verdicts: list[KernelVerdict], title: str = "") -> str:

@@ -12,13 +12,13 @@ one; any problem with the cache only costs a rewrite.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
 from pathlib import Path
 
 from .. import __version__
+from ..fileio import write_atomically
 
 FORMAT = "rewrite-v1"
 _CODE_SUFFIXES = (".py", ".egg", ".toml", ".h")
@@ -28,7 +28,8 @@ def _files() -> list[tuple[str, Path]]:
     """(name in the fingerprint, path) of every file whose contents the output depends on."""
     from ..resources import data_dir
 
-    roots = [("accsat", Path(__file__).resolve().parent.parent, ("wrapper",)),
+    # the wrapper and the sweep harness never change what a rewrite produces
+    roots = [("accsat", Path(__file__).resolve().parent.parent, ("wrapper", "sweep")),
              ("rules", data_dir("rules"), ()), ("cost_models", data_dir("cost_models"), ())]
     out = []
     for label, root, skip in roots:
@@ -79,25 +80,19 @@ def fingerprint(store: Path | None = None) -> str:
 
 
 def _write_atomically(path: Path, text: str) -> None:
+    """A cache that cannot be written is no cache: never an error."""
     try:
-        import tempfile
-
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+        write_atomically(path, text)
     except OSError:
-        return
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        pass
 
 
-def key(preprocessed: str, text: bytes, settings: dict, store: Path | None = None) -> str:
+def key(preprocessed: str, text: bytes, options: str, store: Path | None = None) -> str:
+    """The cache key of one rewrite: accsat itself, the whole ``Options.key()``, the
+    file's bytes and what the preprocessor made of them."""
     h = hashlib.sha256(FORMAT.encode() + b"\0" + fingerprint(store).encode() + b"\0")
-    h.update(json.dumps(settings, sort_keys=True).encode() + b"\0")
+    h.update(options.encode() + b"\0")
     h.update(hashlib.sha256(text).digest())
     h.update(hashlib.sha256(preprocessed.encode("utf-8", "surrogateescape")).digest())
     return h.hexdigest()

@@ -6,9 +6,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-# accsat.pipeline.VARIANTS (not imported here: the pipeline is slow to import and a
-# cached rebuild must not pay for it; tests/test_wrapper*.py checks the two agree)
-VARIANTS = ("cse", "cse+sat", "cse+bulk", "accsat")
+from ..frontend.preprocess import PreprocessOptions
+from ..options import DEFAULT_VARIANT, VARIANTS, Options
+
 DEFAULT_TIMEOUT = 300.0
 
 
@@ -24,7 +24,7 @@ def default_cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class Config:
-    variant: str = "accsat"
+    variant: str = DEFAULT_VARIANT
     disable: bool = False
     strict: bool = False
     verbose: bool = False
@@ -35,10 +35,15 @@ class Config:
     timeout: float = DEFAULT_TIMEOUT
     problems: tuple[str, ...] = ()  # bad settings, one message each
 
+    def options(self, preprocess: PreprocessOptions, name: str) -> Options:
+        """What the rewrite of the file called ``name`` is asked to do (and its cache key)."""
+        return Options(variant=self.variant, preprocess=preprocess, line_directives=name,
+                       verify=self.verify)
+
     @classmethod
     def from_env(cls) -> Config:
         problems = []
-        variant = os.environ.get("ACCSAT_VARIANT", "").strip() or "accsat"
+        variant = os.environ.get("ACCSAT_VARIANT", "").strip() or DEFAULT_VARIANT
         if variant not in VARIANTS:
             problems.append(f"ACCSAT_VARIANT='{variant}' is not a variant "
                             f"(one of {', '.join(VARIANTS)})")

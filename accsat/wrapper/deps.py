@@ -15,9 +15,12 @@ the file is byte for byte what the plain compile writes.
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import re
+
+from ..fileio import write_atomically
 
 _TOKEN = re.compile(r"(?:\\.|[^\s\\])+")
 
@@ -142,14 +145,5 @@ def fix(files: list[str], marker: str, prefixes: list[tuple[str, str]], since: f
             text = text.replace(make_escape(tmp), make_escape(orig))
             text = text.replace(tmp, orig)
         text = rewrap(text, style)
-        folder = os.path.dirname(path) or "."
-        try:
-            import tempfile
-
-            fd, tmp_path = tempfile.mkstemp(prefix=".accsat-dep-", dir=folder)
-            with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
-                f.write(text)
-            os.chmod(tmp_path, os.stat(path).st_mode & 0o7777)
-            os.replace(tmp_path, path)
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            write_atomically(path, text)  # keeps the compiler's mode

@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..fileio import write_atomically
 from . import deps, workdir
 from .args import Invocation, Source
 from .cache import Cache, key
@@ -106,12 +107,7 @@ def keep(folder: str, original: str, text: str) -> None:
     target = Path(folder) / Path(os.path.abspath(original)).relative_to("/")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        import tempfile
-
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
-            f.write(text)
-        os.replace(tmp, target)
+        write_atomically(target, text)
     except OSError as exc:
         say(f"{PROG}: cannot keep {original} in {folder}: {exc.strerror}")
 
@@ -139,17 +135,14 @@ class Build:
             return Outcome(error=f"{src.path}: cannot read: {exc.strerror}", cacheable=False), False
         if not _DIRECTIVE.search(preprocessed.encode("utf-8", "surrogateescape")):
             return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
-        settings = {"variant": self.cfg.variant, "verify": self.cfg.verify, "name": src.path,
-                    "flags": list(preprocess_options.flags), "cpp": preprocess_options.cpp,
-                    "openacc": preprocess_options.openacc, "openmp": preprocess_options.openmp}
-        k = key(preprocessed, text, settings, self.cfg.cache_dir)
+        options = self.cfg.options(preprocess_options, src.path)
+        k = key(preprocessed, text, options.key(), self.cfg.cache_dir)
         if self.cache is not None:
             entry = self.cache.get(k)
             found = Outcome.from_entry(entry) if entry is not None else None
             if found is not None:
                 return found, True
-        result = rewrite(src.path, src.path, self.cfg.variant, preprocess_options,
-                         self.cfg.timeout, self.cfg.verify)
+        result = rewrite(src.path, options, self.cfg.timeout)
         if self.cache is not None and result.cacheable:
             self.cache.put(k, result.entry())
         return result, False

@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..options import Options
+
 
 @dataclass
 class Outcome:
@@ -50,16 +52,14 @@ def _first_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def _child(path: str, name: str, variant: str, preprocess, verify: bool) -> dict:
+def _child(path: str, options) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
 
     try:
-        from ..pipeline import Options, rewrite_file
+        from ..pipeline import rewrite_file
 
-        options = Options(variant=variant, preprocess=preprocess, line_directives=name,
-                          verify=verify)
         result = rewrite_file(Path(path), options)
         return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
     except AccsatError as exc:
@@ -72,10 +72,9 @@ def _child(path: str, name: str, variant: str, preprocess, verify: bool) -> dict
         return {"error": f"{path}: internal error: {what}", "cacheable": True}
 
 
-def rewrite(path: str, name: str, variant: str, preprocess, timeout: float,
-            verify: bool = False) -> Outcome:
-    """accsat's rewrite of ``path`` (``#line`` directives naming ``name``), each
-    rewritten kernel translation-validated when ``verify``."""
+def rewrite(path: str, options: Options, timeout: float) -> Outcome:
+    """accsat's rewrite of ``path`` with ``options`` (whose ``line_directives`` names the
+    user's file), in a child process killed after ``timeout`` seconds."""
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -91,7 +90,7 @@ def rewrite(path: str, name: str, variant: str, preprocess, timeout: float,
             null = os.open(os.devnull, os.O_RDWR)
             for fd in (0, 1, 2):
                 os.dup2(null, fd)
-            data = json.dumps(_child(path, name, variant, preprocess, verify)).encode()
+            data = json.dumps(_child(path, options)).encode()
             view = memoryview(data)
             while view:
                 view = view[os.write(wfd, view):]

@@ -27,17 +27,20 @@ if str(TESTS) not in sys.path:
 
 from difftest import compare_outputs  # noqa: E402
 
-from accsat.egraph.saturate import Limits  # noqa: E402
 from accsat.frontend.preprocess import PreprocessOptions  # noqa: E402
-from accsat.pipeline import Options, rewrite_file  # noqa: E402
+from accsat.options import EXACT_VARIANTS as EXACT  # noqa: E402
+from accsat.options import VARIANTS as ALL_VARIANTS  # noqa: E402
+from accsat.options import Limits, Options  # noqa: E402
+from accsat.pipeline import rewrite_file  # noqa: E402
 from accsat.verify import verify_file  # noqa: E402
 
 CC = os.environ.get("ACCSAT_TEST_CC") or shutil.which("gcc") or "gcc"
 CFLAGS = ("-O1", "-foffload=disable", "-ffp-contract=off", "-w")
-VARIANTS: tuple[tuple[str, bool], ...] = (
-    ("cse", False), ("cse+bulk", False), ("cse+sat", False), ("accsat", False))
-FP_EXACT_VARIANTS: tuple[tuple[str, bool], ...] = (("cse+sat", True), ("accsat", True))
-EXACT = {"cse", "cse+bulk"}
+# (variant, --fp-exact): every variant as it is, and those whose rules can change a
+# float result once more with --fp-exact
+VARIANTS: tuple[tuple[str, bool], ...] = tuple((name, False) for name in ALL_VARIANTS)
+FP_EXACT_VARIANTS: tuple[tuple[str, bool], ...] = tuple(
+    (name, True) for name, v in ALL_VARIANTS.items() if v.fp_changing)
 DOUBLE_TOL = (1e-9, 1e-12)
 # saturation limits for fuzzing: runs stay short (the paper's 10 iterations once blew
 # up egglog's memory, tests/fuzz/regressions/saturation_memory_blowup.c, now fixed and

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accsat.frontend import ctypes as ct
+from accsat.frontend.load import load
 from accsat.verify import validate
 
 KINDS = ("hoist-load", "drop-store", "constant", "temp-double")
@@ -88,7 +89,7 @@ def _body_mutants(lines: list[str], scope) -> list[tuple[str, str, list[str]]]:
 def mutants(original: Path, rewritten_text: str, options) -> list[Mutant]:
     """Every mutant of every rewritten kernel body of ``rewritten_text``."""
     orig_text = Path(original).read_text()
-    _ast, kernels, _symbols = validate._parse_file(Path(original), orig_text, options.preprocess)
+    kernels = load(Path(original), options.preprocess, text=orig_text).kernels
     bodies = validate._bodies_in_place(orig_text, rewritten_text, kernels)
     if bodies is None:
         raise ValueError("the rewritten text differs outside the kernel bodies")

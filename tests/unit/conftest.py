@@ -4,11 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from accsat.frontend.kernels import find_kernels
-from accsat.frontend.parse import parse
-from accsat.frontend.preprocess import preprocess
-from accsat.frontend.source_map import SourceMap
-from accsat.pipeline import Options, rewrite_file
+from accsat.frontend.load import load
+from accsat.options import Options
+from accsat.pipeline import rewrite_file
 
 
 @pytest.fixture
@@ -22,9 +20,7 @@ def cfile(tmp_path):
 
 
 def kernels_of(path: Path):
-    ast = parse(preprocess(path), str(path))
-    ks, symbols = find_kernels(ast, SourceMap(path.read_text()), str(path))
-    return ks
+    return load(path).kernels
 
 
 def rewrite(path: Path, **options):

@@ -2,7 +2,7 @@ import subprocess
 
 from conftest import rewrite
 
-from accsat.egraph.saturate import Limits
+from accsat.options import Limits
 
 SRC = r"""#include <stdio.h>
 double a[32], b[32], c[32], d[32], x[32], y[32];

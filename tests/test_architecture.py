@@ -1,0 +1,65 @@
+"""The shape of the code: no import circles, and the pipeline's stages import only downward.
+
+grimp reads every import statement, those inside functions included (the lazy
+ones that hid the old pipeline -> verify -> pipeline circle).
+"""
+
+from __future__ import annotations
+
+import grimp
+import pytest
+
+PACKAGES = ("accsat", "npb_harness", "spec_harness")
+
+# highest first: a layer may import those below it, never those above
+STAGES = (
+    grimp.Layer("accsat.cli", "accsat.wrapper", "accsat.sweep", independent=False),
+    "accsat.check",
+    "accsat.pipeline",
+    "accsat.verify",
+    "accsat.codegen",
+    "accsat.extract",
+    "accsat.egraph",
+    "accsat.ssa",
+    "accsat.frontend",
+)
+
+
+@pytest.fixture(scope="module")
+def graph() -> grimp.ImportGraph:
+    return grimp.build_graph(*PACKAGES)
+
+
+def cycles(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
+    """One chain per module pair that import each other, directly or not."""
+    found = set()
+    for a in sorted(graph.modules):
+        for b in graph.find_modules_directly_imported_by(a):
+            back = graph.find_shortest_chain(importer=b, imported=a)
+            if back is not None:
+                found.add((a, *back))
+    return sorted(found)
+
+
+def test_no_import_circles(graph):
+    assert cycles(graph) == []
+
+
+def test_a_circle_is_found():
+    g = grimp.ImportGraph()
+    for m in ("p", "p.a", "p.b", "p.c"):
+        g.add_module(m)
+    g.add_import(importer="p.a", imported="p.b")
+    g.add_import(importer="p.b", imported="p.c")
+    g.add_import(importer="p.c", imported="p.a")
+    assert cycles(g)
+
+
+def test_stages_import_only_downward(graph):
+    illegal = graph.find_illegal_dependencies_for_layers(layers=STAGES)
+    assert not illegal, "\n".join(str(d) for d in illegal)
+
+
+def test_harnesses_share_the_engine_not_each_other(graph):
+    for a, b in (("spec_harness", "npb_harness"), ("npb_harness", "spec_harness")):
+        assert not graph.find_shortest_chains(importer=a, imported=b, as_packages=True)
