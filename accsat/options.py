@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
 
 from .frontend.preprocess import PreprocessOptions
-
-if TYPE_CHECKING:
-    from .egraph.rules import RuleSet
 
 
 @dataclass(frozen=True)
@@ -97,15 +93,6 @@ class Options:
     @property
     def bulk(self) -> bool:
         return self.spec.bulk
-
-    def rulesets(self) -> list[RuleSet]:
-        """The rule sets this run saturates with (none for the variants without rules)."""
-        if not self.spec.rules:
-            return []
-        from .egraph.rules import load_manifest, select
-
-        return select(load_manifest(), list(self.rules) if self.rules is not None else None,
-                      list(self.disabled_rules), self.fp_exact)
 
     def key(self) -> str:
         """A stable text of every field, for cache keys."""

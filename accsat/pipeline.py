@@ -15,7 +15,7 @@ from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
 from .codegen.splice import Replacement, line_directive, splice
 from .egraph.graph import ENode
-from .egraph.rules import RuleSet
+from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
 from .errors import Unsupported
 from .extract import CostModel, extract, load_cost_model
@@ -50,7 +50,7 @@ class _FileContext:
 def rewrite_file(path: Path, options: Options = Options()) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel."""
     cost = load_cost_model(options.cost_model)
-    rulesets = options.rulesets()
+    rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
     ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source))
     reports, replacements = [], []

@@ -24,8 +24,8 @@ from pathlib import Path
 from npb_variants import configure  # benchmarks/ is on sys.path when run as a script
 
 from accsat.frontend.preprocess import PreprocessOptions
-from accsat.options import CONFIGS, ORIG
-from accsat.pipeline import Options, rewrite_file
+from accsat.options import CONFIGS, ORIG, Options
+from accsat.pipeline import rewrite_file
 from accsat.sweep.ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS, analyse, find_ptx
 
 

@@ -20,8 +20,11 @@ STAGES = (
     "accsat.codegen",
     "accsat.extract",
     "accsat.egraph",
-    "accsat.ssa",
+    grimp.Layer("accsat.ssa", "accsat.options", independent=True),
     "accsat.frontend",
+    # shared by every stage, importing none
+    grimp.Layer("accsat.ops", "accsat.mathfuncs", "accsat.fileio", "accsat.errors",
+                "accsat.resources", independent=True),
 )
 
 

@@ -20,7 +20,7 @@ from accsat.frontend.kernels import find_kernels
 from accsat.frontend.parse import parse
 from accsat.frontend.preprocess import PreprocessOptions, preprocess
 from accsat.frontend.source_map import SourceMap
-from accsat.options import Options
+from accsat.options import VARIANTS, Options
 from accsat.pipeline import rewrite_file
 from accsat.verify import (
     Tolerance,
@@ -393,7 +393,7 @@ def test_check_file_and_table(tmp_path):
     assert all(v.verdict in ("pass", "unchanged") for v in ver.verdicts)
 
 
-@pytest.mark.parametrize("variant", ["cse", "cse+bulk", "cse+sat", "accsat"])
+@pytest.mark.parametrize("variant", list(VARIANTS))
 @pytest.mark.parametrize("kernel", KERNELS, ids=kernel_id)
 def test_corpus_rewrites_validate(kernel, variant):
     options = Options(variant=variant, extract_seconds=5)

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
 from fuzz.mutate import mutants  # noqa: E402
 
-from accsat.options import Options  # noqa: E402
+from accsat.options import EXACT_VARIANTS, Options  # noqa: E402
 from accsat.pipeline import rewrite_file  # noqa: E402
 from accsat.verify import verify_file  # noqa: E402
 
@@ -37,7 +37,7 @@ CASES = {
     "temp-double": [("mixed_types_acc.c", "cse"), ("fma_simd_omp.c", "cse"),
                     ("math_calls_acc.c", "cse")],
 }
-EXACT = {"cse", "cse+bulk"}
+EXACT = EXACT_VARIANTS
 
 
 def _compiled_differs(kernel: Path, text: str, variant: str, workdir: Path, n: int,

@@ -29,7 +29,7 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
                 rest_of_line = len(source)
             # finish the original line, then resume numbering at the next one
             out.append(source[r.end:rest_of_line])
-            out.append(f'\n#line {r.last_line + 1} "{_escape(filename)}"')
+            out.append("\n" + line_directive(r.last_line + 1, filename).rstrip("\n"))
             pos = rest_of_line
         else:
             pos = r.end

@@ -74,7 +74,9 @@ def reach(roots: Iterable[int], successors: Callable[[int], Iterable[int]]) -> I
 
     The one reachability walk: over all e-nodes of a class, over a choice's one
     node (``successors`` decides, and may give nothing for a dead end), or over
-    terms' arguments. A generator, so a caller looking for one id can stop early.
+    terms' arguments. A generator, so a caller looking for one id can stop early;
+    ``successors(i)`` is called only after ``i`` was yielded and the caller resumed,
+    so the caller may decide an id's successors when it sees the id.
     """
     seen: set[int] = set()
     stack = list(roots)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import AccsatError
+from ..options import Options
 from ..resources import data_dir, tomllib
 
 
@@ -64,3 +65,11 @@ def egglog_text(rulesets: list[RuleSet]) -> str:
         except OSError as exc:
             raise AccsatError(f"cannot read rules: {exc}", str(f)) from None
     return "\n".join(parts)
+
+
+def rulesets_for(options: Options) -> list[RuleSet]:
+    """The rule sets a run saturates with: none for the variants without rules."""
+    if not options.spec.rules:
+        return []
+    return select(load_manifest(), list(options.rules) if options.rules is not None else None,
+                  list(options.disabled_rules), options.fp_exact)

@@ -207,10 +207,14 @@ def _stdout_silenced() -> Iterator[None]:
 
     highspy 1.16 prints a licence banner from C on stdout when a model is made,
     before any option can silence it; ``accsat rewrite f.c > out.c`` must get C only."""
-    sys.stdout.flush()
+    if sys.stdout is not None:
+        with contextlib.suppress(Exception):
+            sys.stdout.flush()
     try:
-        saved = os.dup(1)
+        saved: int | None = os.dup(1)
     except OSError:  # no stdout at all: nothing to protect
+        saved = None
+    if saved is None:
         yield
         return
     try:

@@ -55,10 +55,11 @@ _cache: OrderedDict[tuple, LoadedFile] = OrderedDict()
 
 
 def load(path: Path, options: PreprocessOptions | None = None, *, text: str | None = None,
-         main: str | None = None) -> LoadedFile:
+         main: str | None = None, cache: bool = True) -> LoadedFile:
     """``path`` preprocessed with ``options`` and parsed; its kernels mapped onto ``text``
     (default: the file's own text) and attributed to the file called ``main`` (default:
-    ``path``; the wrapper names the user's file when it works on a copy)."""
+    ``path``; the wrapper names the user's file when it works on a copy). ``cache=False``
+    for a file that will not be loaded again (a temporary copy)."""
     start = time.perf_counter()
     path = Path(path)
     text = read_source(path) if text is None else text
@@ -75,9 +76,10 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
     kernels, symbols = find_kernels(ast, source, main)
     loaded = LoadedFile(path, text, ast, source, kernels, symbols, defined_functions(ast),
                         time.perf_counter() - start)
-    _cache[key] = loaded
-    if len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
+    if cache:
+        _cache[key] = loaded
+        if len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
     return loaded
 
 

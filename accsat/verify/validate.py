@@ -24,6 +24,7 @@ from pathlib import Path
 from pycparser import c_ast, c_generator, c_parser
 
 from ..codegen.splice import Replacement, splice
+from ..egraph.rules import rulesets_for
 from ..errors import AccsatError
 from ..frontend.kernels import Kernel
 from ..frontend.load import load
@@ -99,7 +100,7 @@ class FileVerification:
 
 def tolerance_for(options) -> Tolerance | None:
     """None (bit-exact) unless the options run a rule that can change a float result."""
-    if any(r.fp_changing for r in options.rulesets()):
+    if any(r.fp_changing for r in rulesets_for(options)):
         return Tolerance()
     return None
 
@@ -326,7 +327,7 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
         path.write_text(rewritten_text)
         flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
         new = load(path, replace(popts, flags=flags), text=rewritten_text,
-                   main=options.line_directives or str(path))
+                   main=options.line_directives or str(path), cache=False)
     kn, sn, defined_n = new.kernels, new.symbols, new.defined
     verdicts: list[KernelVerdict] = []
     if len(ko) != len(kn):

@@ -75,15 +75,15 @@ def fingerprint(store: Path | None = None) -> str:
         h.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     _FINGERPRINT = h.hexdigest()
     if memo is not None:
-        _write_atomically(memo, _FINGERPRINT)
+        _write_quietly(memo, _FINGERPRINT)
     return _FINGERPRINT
 
 
-def _write_atomically(path: Path, text: str) -> None:
+def _write_quietly(path: Path, text: str) -> None:
     """A cache that cannot be written is no cache: never an error."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, text)
+        write_atomically(path, text, mode=0o600)  # entries hold the user's source
     except OSError:
         pass
 
@@ -114,4 +114,4 @@ class Cache:
         return entry if isinstance(entry, dict) else None
 
     def put(self, k: str, entry: dict) -> None:
-        _write_atomically(self._path(k), json.dumps(entry))
+        _write_quietly(self._path(k), json.dumps(entry))

@@ -1,5 +1,7 @@
 """The text of ``accsat-cc --accsat-help``."""
 
+from ..options import DEFAULT_VARIANT, VARIANTS
+
 HELP = """\
 usage: accsat-cc COMPILER [ARGS...]
        accsat-cc --accsat-help | --accsat-version
@@ -48,8 +50,8 @@ Never breaks a build
   as it does without accsat. The exit status is always the compiler's.
 
 Environment
-  ACCSAT_VARIANT=NAME   cse, cse+sat, cse+bulk or accsat (the default); as
-                        accsat rewrite --variant
+  ACCSAT_VARIANT=NAME   @VARIANTS@ (default @DEFAULT@);
+                        as accsat rewrite --variant
   ACCSAT_DISABLE=1      run the compiler untouched (pure pass-through)
   ACCSAT_STRICT=1       fail (exit 1, nothing compiled) instead of compiling
                         the original when accsat fails on a file
@@ -73,3 +75,5 @@ Environment
 
 More: docs/accsat-cc.md in accsat's sources.
 """
+
+HELP = HELP.replace("@VARIANTS@", ", ".join(VARIANTS)).replace("@DEFAULT@", DEFAULT_VARIANT)

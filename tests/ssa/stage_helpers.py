@@ -12,23 +12,13 @@ from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from pycparser import c_ast
 
-from accsat.frontend.kernels import Kernel, find_kernels
-from accsat.frontend.parse import parse
-from accsat.frontend.preprocess import preprocess
-from accsat.frontend.source_map import SourceMap
-from accsat.frontend.symbols import FileSymbols
-
-try:  # the lead is moving Options out of the pipeline
-    from accsat.options import Limits, Options
-except ImportError:  # pragma: no cover - the older layout
-    from accsat.egraph.saturate import Limits
-    from accsat.pipeline import Options
+from accsat.frontend.load import LoadedFile as Loaded
+from accsat.frontend.load import load
+from accsat.options import Limits, Options
 
 __all__ = ["Limits", "Loaded", "Options", "check_golden", "load_file", "updating"]
 
@@ -39,24 +29,9 @@ def updating() -> bool:
     return os.environ.get(UPDATE_ENV, "") not in ("", "0")
 
 
-@dataclass
-class Loaded:
-    path: Path
-    text: str
-    source: SourceMap
-    kernels: list[Kernel]
-    symbols: FileSymbols
-    defined: frozenset[str]
-
-
 def load_file(path: Path) -> Loaded:
-    """The front end's view of ``path`` (what the pipeline's loading step computes)."""
-    text = path.read_text()
-    ast = parse(preprocess(path), str(path))
-    source = SourceMap(text)
-    kernels, symbols = find_kernels(ast, source, str(path))
-    defined = frozenset(e.decl.name for e in ast.ext if isinstance(e, c_ast.FuncDef))
-    return Loaded(path, text, source, kernels, symbols, defined)
+    """The front end's view of ``path``, as the pipeline loads it."""
+    return load(path)
 
 
 def check_golden(golden: Path, actual: str) -> None:

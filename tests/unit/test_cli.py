@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 
@@ -72,3 +73,29 @@ def test_bad_option_values_are_one_line(cfile):
     path = cfile(KERNEL)
     assert "cost" in one_line_error(["rewrite", str(path), "--cost-model", "nosuch"]).lower()
     assert "nosuch" in one_line_error(["rewrite", str(path), "--rules", "nosuch"])
+
+
+def _accsat(*args, **kw):
+    kw.setdefault("stdout", subprocess.PIPE)
+    return subprocess.run([sys.executable, "-c", "from accsat.cli import main; main()", *args],
+                          stderr=subprocess.PIPE, **kw)
+
+
+def test_stdout_is_the_c_file_only_and_survives_a_closed_stdout(cfile, tmp_path):
+    """The ILP solver's banner (highspy prints one from C) never reaches stdout."""
+    path = cfile(KERNEL)
+    res = _accsat("rewrite", str(path), text=True)
+    assert res.returncode == 0 and res.stdout.splitlines()[0] == KERNEL.splitlines()[0]
+    out = tmp_path / "o.c"
+    res = _accsat("rewrite", str(path), "-o", str(out), stdout=subprocess.DEVNULL, text=True,
+                  preexec_fn=lambda: os.close(1))  # as `accsat rewrite ... >&-`
+    assert res.returncode == 0, res.stderr
+    assert out.read_text().splitlines()[0] == KERNEL.splitlines()[0]
+
+
+def test_output_refuses_what_is_not_a_regular_file(cfile, tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    res = run("rewrite", str(cfile(KERNEL)), "-o", str(fifo))
+    assert res.exit_code == 2 and "not a regular file" in res.output
+    assert len(res.output.strip().splitlines()) == 1

@@ -4,6 +4,8 @@ import subprocess
 import pytest
 from conftest import rewrite
 
+from accsat.options import VARIANTS
+
 HEADER = "double a[64], b[64], c[64];\nint idx[64];\n"
 
 
@@ -55,7 +57,7 @@ def test_text_outside_bodies_is_byte_identical(cfile):
 def test_report_fields_and_cost_order(cfile):
     path = cfile(body("    t = a[i] * b[i] + a[i] * c[i];\n    s = a[i] * b[i] - c[i];\n"
                       "    p[i] = t * s + q[i];"))
-    for variant in ("cse", "cse+sat", "cse+bulk", "accsat"):
+    for variant in VARIANTS:
         (k,) = rewrite(path, variant=variant).kernels
         data = json.loads(k.to_json())
         for key in ("file", "line", "construct", "status", "reason", "variant", "statements",
