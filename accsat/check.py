@@ -6,8 +6,12 @@ pipeline), so that neither imports the other in a circle.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
+from .errors import AccsatError
+from .frontend.depth import deep_recursion
+from .frontend.load import read_source
 from .options import Options
 from .pipeline import FileResult, rewrite_file
 from .verify import DEFAULT_SEED, DEFAULT_TRIALS, FileVerification, Tolerance, verify_file
@@ -15,9 +19,16 @@ from .verify import DEFAULT_SEED, DEFAULT_TRIALS, FileVerification, Tolerance, v
 
 def check_file(path: Path, options: Options, *, trials: int = DEFAULT_TRIALS,
                seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
+               progress: Callable[[int, int], None] | None = None,
                ) -> tuple[FileResult, FileVerification]:
-    """Rewrite ``path`` with ``options``, then validate every kernel of the result."""
+    """Rewrite ``path`` with ``options`` (``progress``: as ``rewrite_file``'s), then
+    validate every kernel of the result."""
     path = Path(path)
-    result = rewrite_file(path, options)
-    ver = verify_file(path, result.text, options, trials=trials, seed=seed, tolerance=tolerance)
+    result = rewrite_file(path, options, progress)
+    try:
+        with deep_recursion():  # the interpreter walks expressions recursively
+            ver = verify_file(path, result.text, options, trials=trials, seed=seed,
+                              tolerance=tolerance, original_text=read_source(path))
+    except RecursionError:  # past what MAX_DEPTH leaves room for: one line, no traceback
+        raise AccsatError("expression too deep to validate", str(path)) from None
     return result, ver

@@ -2,22 +2,91 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import importlib
+import os
 import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from . import __version__
+from .cliparams import CONTEXT_SETTINGS, Seconds
 from .errors import AccsatError
-from .fileio import write_atomically
+from .fileio import append_lines, write_atomically
 from .frontend.preprocess import PreprocessOptions
 from .options import DEFAULT_VARIANT, VARIANTS, Limits, Options
+
+# Checked by click before the pipeline (a second of imports) is loaded: a missing file
+# answers at once.
+INPUT = click.Path(exists=True, dir_okay=False, readable=True)
+MANY_KERNELS = 4  # a progress bar at once from this many kernels on, else after a second
 
 
 def fail(message: str) -> None:
     click.echo(f"accsat: {message}", err=True)
     sys.exit(2)
+
+
+def emit(text: str) -> None:
+    """``text`` on stdout now, bytes as they came (undecodable ones carried by
+    surrogateescape). A reader gone (EPIPE) ends quietly, as click does; any other
+    failure (a full disk) in one line."""
+    if sys.stdout is None:  # started with stdout closed (>&-)
+        fail("cannot write to stdout: it is closed")
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        # what is still buffered would fail again, with a traceback, when Python exits
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+        fail(f"cannot write to stdout: {exc.strerror or exc}")
+
+
+def append(path: str, text: str) -> None:
+    """Append whole lines (reports from concurrent runs never interleave)."""
+    try:
+        append_lines(path, text)
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
+@contextlib.contextmanager
+def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
+    """Kernels done / total on stderr for a person at a terminal (tqdm, imported only
+    then); None when stderr is not one."""
+    if sys.stderr is None or not sys.stderr.isatty():
+        yield None
+        return
+    bars = []
+
+    def update(done: int, total: int) -> None:
+        if not total:
+            return
+        if not bars:
+            from tqdm import tqdm
+
+            bars.append(tqdm(total=total, desc=label, unit="kernel", leave=False,
+                             file=sys.stderr, delay=0 if total >= MANY_KERNELS else 1.0))
+        bars[0].update(done - bars[0].n)
+
+    try:
+        yield update
+    finally:
+        for bar in bars:
+            bar.close()
+
+
+def no_kernels(file: str) -> str:
+    return f"{file}: no OpenACC/OpenMP compute constructs"
 
 
 variant_option = click.option(
@@ -47,12 +116,16 @@ def common_options(f):
         click.option("--cost-model", default=Options.cost_model, show_default=True, metavar="NAME|PATH",
                      help="cost table from cost_models/ or a TOML file"),
         click.option("--max-nodes", default=Limits.nodes, show_default=True,
+                     type=click.IntRange(1),
                      help="saturation stops before the e-graph exceeds this many e-nodes"),
-        click.option("--max-iterations", default=Limits.iterations, show_default=True),
-        click.option("--saturation-seconds", default=Limits.seconds, show_default=True),
+        click.option("--max-iterations", default=Limits.iterations, show_default=True,
+                     type=click.IntRange(1)),
+        click.option("--saturation-seconds", default=Limits.seconds, show_default=True,
+                     type=Seconds(positive=True)),
         click.option("--extract-seconds", default=Options.extract_seconds, show_default=True,
-                     help="time limit of the ILP extraction per kernel"),
+                     type=Seconds(), help="time limit of the ILP extraction per kernel"),
         click.option("--extract-stall", default=Options.extract_stall, show_default=True,
+                     type=Seconds(),
                      help="stop the ILP once its best solution has not improved for this many "
                      "seconds (0: run to the time limit or a proof)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default=Options.solver,
@@ -61,6 +134,7 @@ def common_options(f):
         click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
                      help="append one JSON object per kernel (JSON Lines)"),
         click.option("--trials", default=Options.verify_trials, show_default=True,
+                     type=click.IntRange(1),
                      help="random states per kernel for translation validation"),
     ]
     for d in reversed(decorators):
@@ -92,59 +166,154 @@ def make_options(kw: dict) -> Options:
     )
 
 
-@click.group()
+class _OneLineUsageError(click.UsageError):
+    """``accsat rewrite: Invalid value for ...`` instead of click's usage, hint and error."""
+
+    def show(self, file=None) -> None:
+        path = self.ctx.command_path if self.ctx is not None else "accsat"
+        click.echo(f"{path}: {' '.join(self.message.split())} (see {path} -h)", err=True)
+
+
+def _one_line(exc: click.UsageError) -> click.UsageError:
+    """click's usage, hint and error in one line; errors that show help stay as they are."""
+    if type(exc).show is not click.UsageError.show:
+        return exc
+    return _OneLineUsageError(exc.format_message(), exc.ctx)
+
+
+@dataclass(frozen=True)
+class Lazy:
+    """A subcommand whose code (and its imports: the sweep engine, tqdm, matplotlib,
+    jinja2) loads only when it is used; ``help`` is the line ``--help`` lists for it
+    (tests/cli/test_lazy.py checks it against the command's own)."""
+
+    module: str
+    attr: str
+    help: str
+
+
+class _LazyCommands(click.Group):
+    """A group some of whose commands are :class:`Lazy`: listing them imports nothing."""
+
+    lazy: dict[str, Lazy] = {}
+
+    def list_commands(self, ctx):
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx, name):
+        if name in self.commands or name not in self.lazy:
+            return super().get_command(ctx, name)
+        entry = self.lazy[name]
+        try:
+            module = importlib.import_module(entry.module)
+        except ModuleNotFoundError as exc:
+            if exc.name != entry.module.split(".")[0]:
+                raise  # a package that is there but broken says why
+            return None  # not installed (a harness): no such command
+        command = getattr(module, entry.attr)
+        command.short_help = entry.help  # listed the same, loaded or not
+        return command
+
+    def format_commands(self, ctx, formatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(map(len, names), default=0)  # as click does
+        rows = []
+        for name in names:
+            if name in self.lazy and name not in self.commands:
+                rows.append((name, self.lazy[name].help))
+                continue
+            cmd = self.get_command(ctx, name)
+            if cmd is not None and not cmd.hidden:
+                rows.append((name, cmd.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+class _Main(_LazyCommands):
+    """``accsat``: usage errors in one line (every subcommand's too), Ctrl-C exits 130
+    with no traceback (click would say "Aborted!" and exit 1)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+        except KeyboardInterrupt:
+            click.echo("accsat: interrupted", err=True)
+            ctx.exit(130)
+
+    lazy = {"tune": Lazy("accsat.tune.cli", "tune",
+                         "Find, per kernel, the fastest variant on this machine (never slower "
+                         "than the code as written).")}
+
+
+@click.group(cls=_Main, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, prog_name="accsat")
 def main() -> None:
     """accsat: optimize the innermost parallel loops of OpenACC/OpenMP C by equality saturation."""
 
 
 @main.command()
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=INPUT)
 @click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
               help="write the result here (the input itself only when named explicitly)")
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
 @click.option("--verify", is_flag=True,
               help="translation-validate every rewritten kernel on random states; a kernel "
               "that fails is kept as written (with a warning)")
+@click.option("--tune", "tune_db", type=click.Path(dir_okay=False), default=None,
+              metavar="DB", help="a tuning database (accsat tune): each kernel the config "
+              "chosen for it (orig: as written), the others --variant")
 @variant_option
 @common_options
-def rewrite(file: str, output: str | None, diff: bool, **kw) -> None:
+def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw) -> None:
     """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
     from .pipeline import rewrite_file
-    from .report import write_jsonl
+    from .report import jsonl
 
     path = Path(file)
     try:
         options = make_options(kw)
-        result = rewrite_file(path, options)
+        if tune_db is not None:
+            options = _tune_choices(options, file, tune_db)
+        with progress_bar(file) as progress:
+            result = rewrite_file(path, options, progress=progress)
     except AccsatError as exc:
         fail(str(exc))
         return
+    if not result.kernels:
+        click.echo(f"accsat: {no_kernels(file)}", err=True)
     for r in result.kernels:
-        if r.status != "rewritten":
+        if r.worth_a_warning:
             click.echo(f"accsat: {r.file}:{r.line}: kernel unchanged: {r.reason}", err=True)
         elif r.verification and r.verification["verdict"] == "unsupported":
             click.echo(f"accsat: {r.file}:{r.line}: rewrite not verified: "
                        f"{r.verification['message']}", err=True)
     if kw["report_path"]:
-        with open(kw["report_path"], "a") as stream:
-            write_jsonl(result.kernels, stream)
+        append(kw["report_path"], jsonl(result.kernels))
     if output is not None:
         try:
             write_atomically(Path(output), result.text)
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     elif diff:
-        original = path.read_text()
-        sys.stdout.writelines(difflib.unified_diff(
+        original = path.read_bytes().decode("utf-8", "surrogateescape")
+        emit("".join(difflib.unified_diff(
             original.splitlines(keepends=True), result.text.splitlines(keepends=True),
-            fromfile=file, tofile=f"{file} (accsat {options.variant})"))
+            fromfile=file, tofile=f"{file} (accsat {options.variant})")))
     else:
-        sys.stdout.write(result.text)
+        emit(result.text)
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=INPUT)
 @click.option("--variant", "variants", multiple=True, type=click.Choice(list(VARIANTS)),
               help="variant to check (repeatable; default: every variant)")
 @click.option("--seed", default=None, type=int, help="seed of the random states")
@@ -165,56 +334,83 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
         for variant in variants or tuple(VARIANTS):
             try:
                 options = make_options({**kw, "variant": variant})
-                _result, ver = check_file(Path(file), options, trials=options.verify_trials,
-                                          seed=DEFAULT_SEED if seed is None else seed)
+                with progress_bar(f"{file} {variant}") as progress:
+                    result, ver = check_file(Path(file), options, trials=options.verify_trials,
+                                             seed=DEFAULT_SEED if seed is None else seed,
+                                             progress=progress)
             except AccsatError as exc:
                 fail(str(exc))
                 return
-            click.echo(format_table(ver.verdicts, f"== {file} --variant {variant}") + "\n")
+            if not result.kernels:  # the same for every variant: said once
+                emit(no_kernels(file) + "\n")
+                break
+            emit(format_table(ver.verdicts, f"== {file} --variant {variant}") + "\n\n")
             failed += len(ver.failed)
             if json_path:
-                with open(json_path, "a") as stream:
-                    stream.write("".join(json.dumps({"variant": variant, **v.as_dict()}) + "\n"
-                                         for v in ver.verdicts))
+                append(json_path, "".join(json.dumps({"variant": variant, **v.as_dict()}) + "\n"
+                                          for v in ver.verdicts))
     if failed:
         click.echo(f"accsat: {failed} kernel rewrite(s) failed verification", err=True)
         sys.exit(1)
 
 
-def _npb_command() -> click.Command:
-    from npb_harness.cli import npb
+def _tune_choices(options: Options, file: str, db: str) -> Options:
+    """``--tune DB``: the database's choice for each kernel of ``file``; notes on stderr."""
+    from .frontend.load import read_source
+    from .tune.db import DatabaseError, apply
 
-    return npb
-
-
-def _spec_command() -> click.Command:
-    from spec_harness.cli import spec
-
-    return spec
-
-
-class _LazyGroup(click.Group):
-    """Subcommands whose code lives in other packages, imported only when used
-    (the harnesses pull in the sweep engine, tqdm, jinja2: ``accsat`` must start fast)."""
-
-    lazy = {"npb": (_npb_command, "npb_harness"), "spec": (_spec_command, "spec_harness")}
-
-    def list_commands(self, ctx):
-        return sorted(self.lazy)
-
-    def get_command(self, ctx, name):
-        if name not in self.lazy:
-            return None
-        load, package = self.lazy[name]
-        try:
-            return load()
-        except ModuleNotFoundError as exc:
-            if exc.name != package:  # a harness that is there but broken says why
-                raise
-            return None  # not installed: no such command
+    try:
+        options, notes = apply(options, file, read_source(Path(file)), db)
+    except DatabaseError as exc:
+        fail(str(exc))
+    for note in notes:
+        click.echo(f"accsat: {note}", err=True)
+    return options
 
 
-@main.group(cls=_LazyGroup)
+@main.command()
+@click.argument("files", nargs=-1, required=True, type=INPUT)
+@click.option("--json", "as_json", is_flag=True, help="print the JSON document (docs/advise.md)")
+@click.option("--compiler", "convention", type=click.Choice(["nvc", "gcc"]), default="nvc",
+              show_default=True, help="whose rules pick the thread index where compilers differ")
+@click.option("--no-rewrite", is_flag=True, help="only the code as written (no rewritten stage)")
+@click.option("--pressure/--no-pressure", default=True, show_default=True,
+              help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)")
+@variant_option
+@common_options
+def advise(files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool,
+           pressure: bool, **kw) -> None:
+    """Per kernel of each FILE: the thread index, every global access's stride and class
+    (uniform, coalesced, strided, uncoalesced, unknown), neighbour loads, hints."""
+    import json
+
+    from .advise.files import AdviseOptions, advise_file
+    from .advise.report import document, table
+    from .report import jsonl
+
+    try:
+        options = AdviseOptions(make_options(kw), convention, not no_rewrite, pressure)
+        found = [advise_file(Path(f), options) for f in files]
+    except AccsatError as exc:
+        fail(str(exc))
+        return
+    if kw["report_path"]:
+        append(kw["report_path"], jsonl([r for f in found for r in f.reports]))
+    emit(json.dumps(document(found), indent=1) + "\n" if as_json else table(found))
+
+
+class _Bench(_LazyCommands):
+    """Harnesses live in their own packages (npb_harness, spec_harness)."""
+
+    lazy = {
+        "npb": Lazy("npb_harness.cli", "npb",
+                    "Sweep NPB-ACC: build through accsat-cc, run, verify, time."),
+        "spec": Lazy("spec_harness.cli", "spec",
+                     "Sweep SPEC ACCEL's C benchmarks: build, run, validate, time."),
+    }
+
+
+@main.group(cls=_Bench)
 def bench() -> None:
     """Benchmark sweeps: NPB-ACC (npb) and SPEC ACCEL (spec)."""
 

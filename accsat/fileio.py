@@ -1,22 +1,26 @@
 """Writing files so that no reader ever sees half of one.
 
-The one home of atomic writes: the CLI's ``-o``, the wrapper's cache, kept
-files and dependency files, the harnesses' records all go through here.
+The one home of atomic writes (the CLI's ``-o``, the wrapper's cache, kept
+files and dependency files, the harnesses' records) and of appending whole lines
+(JSON Lines reports of the CLI and the wrapper).
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import secrets
 import stat
 from pathlib import Path
 
 
-def write_atomically(path: str | os.PathLike, data: str, *, mode: int | None = None) -> None:
-    """Write ``data`` (UTF-8; undecodable input bytes carried through by surrogateescape)
-    to a temporary file beside ``path`` and rename it over ``path``.
+def write_atomically(path: str | os.PathLike, data: str | bytes, *,
+                     mode: int | None = None) -> None:
+    """Write ``data`` (bytes as they are; text in UTF-8, undecodable input bytes carried
+    through by surrogateescape) to a temporary file beside ``path`` and rename it over
+    ``path``.
 
     An existing file keeps its permission bits; a new one gets ``mode`` less the
     umask (default 0o666, what ``open()`` gives). Only regular files are replaced:
@@ -24,7 +28,7 @@ def write_atomically(path: str | os.PathLike, data: str, *, mode: int | None = N
     before anything is written. A failure removes the temporary file and re-raises.
     """
     path = Path(path)
-    payload = data.encode("utf-8", "surrogateescape")
+    payload = data if isinstance(data, bytes) else data.encode("utf-8", "surrogateescape")
     try:
         st = path.stat()
     except FileNotFoundError:
@@ -51,3 +55,30 @@ def write_atomically(path: str | os.PathLike, data: str, *, mode: int | None = N
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def append_lines(path: str | os.PathLike, text: str) -> None:
+    """Append ``text`` (whole lines) to ``path`` in one write under an exclusive lock,
+    so lines from processes appending at once (``make -j``, concurrent runs) never mix.
+
+    Opened non-blocking: a FIFO nobody reads raises OSError (ENXIO) instead of hanging
+    the caller. Raises OSError when the file cannot be written.
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NONBLOCK
+    fd = os.open(path, flags, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        payload = memoryview(text.encode("utf-8", "surrogateescape"))
+        while payload:
+            payload = payload[os.write(fd, payload):]
+    finally:
+        os.close(fd)
+
+
+def save_figure(fig, path: str | os.PathLike, **savefig) -> None:
+    """A matplotlib figure written atomically (a Ctrl-C never leaves half a PNG)."""
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format=Path(path).suffix.lstrip(".") or "png", **savefig)
+    write_atomically(path, buffer.getvalue())

@@ -39,6 +39,8 @@ DEFAULT_VARIANT = "accsat"
 # a kernel (or a build) left as the user wrote it: the baseline of every comparison
 ORIG = "orig"
 CONFIGS: tuple[str, ...] = (ORIG, *VARIANTS)  # what sweeps and tuning compare
+# a build with a tuning database (accsat tune): each kernel the config chosen for it
+TUNED = "tuned"
 EXACT_VARIANTS = frozenset(name for name, v in VARIANTS.items() if not v.fp_changing)
 
 
@@ -71,15 +73,20 @@ class Options:
     cost_model: str = "paper"
     limits: Limits = Limits()
     extract_seconds: float = 30.0
-    # stop the ILP when its best has not improved for this long (on NPB, 2 s finds the
-    # costs 5 s finds, in half the time; 1 s loses some)
-    extract_stall: float | None = 2.0
+    # stop the ILP when its best has not improved for this long (on NPB's 223 kernels
+    # with the ILP of extract/ilp.py: 1 s loses 60 of 481763 cost units to 2 s, on one
+    # LU kernel, and saves it 3.5 s; most kernels end with a proof well before)
+    extract_stall: float | None = 1.0
     solver: str = "highs"
     use_ilp: bool = True
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
     verify: bool = False  # translation-validate each rewrite; keep the original if it fails
     verify_trials: int = 24
+    # a tuning database's choices for this file (accsat.tune.db.choices): (first line,
+    # last line, config) per compute construct; a kernel whose line lies in one gets that
+    # config (ORIG: left as written), the others ``variant``
+    kernel_configs: tuple[tuple[int, int, str], ...] = ()
 
     @property
     def spec(self) -> Variant:
@@ -93,6 +100,13 @@ class Options:
     @property
     def bulk(self) -> bool:
         return self.spec.bulk
+
+    def config_for(self, line: int) -> str:
+        """The config of the kernel whose loop is on ``line``: its construct's, else ``variant``."""
+        for first, last, config in self.kernel_configs:
+            if first <= line <= last:
+                return config
+        return self.variant
 
     def key(self) -> str:
         """A stable text of every field, for cache keys."""

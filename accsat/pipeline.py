@@ -6,10 +6,13 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 
 from __future__ import annotations
 
+import math
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .codegen.layout import layout
 from .codegen.placement import PlacementError, make_plan
 from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
@@ -18,13 +21,15 @@ from .egraph.graph import ENode
 from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
 from .errors import Unsupported
-from .extract import CostModel, extract, load_cost_model
+from .extract import CostModel, Extraction, dag_cost, extract, load_cost_model
+from .extract.costs import TIE_BREAK, constants_free, preferring
 from .frontend import ctypes as ct
+from .frontend.depth import deep_recursion
 from .frontend.kernels import Kernel
 from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
-from .options import Options
-from .report import KernelReport
+from .options import ORIG, Options
+from .report import KEPT_BY_TUNING, NO_GAIN, KernelReport
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
 
@@ -47,29 +52,74 @@ class _FileContext:
         return self.file.path
 
 
-def rewrite_file(path: Path, options: Options = Options()) -> FileResult:
-    """The file with every kernel it can rewrite rewritten, and a report per kernel."""
+def rewrite_file(path: Path, options: Options = Options(),
+                 progress: Callable[[int, int], None] | None = None) -> FileResult:
+    """The file with every kernel it can rewrite rewritten, and a report per kernel.
+
+    ``progress(done, total)``, if given, is called once the file is loaded (done 0)
+    and after each kernel."""
     cost = load_cost_model(options.cost_model)
     rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
     ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source))
     reports, replacements = [], []
-    for kernel in loaded.kernels:
-        report, replacement = rewrite_kernel(kernel, ctx, options)
+    by_config: dict[str, tuple[_FileContext, Options]] = {}
+    for done, kernel in enumerate(loaded.kernels):
+        if progress is not None:
+            progress(done, len(loaded.kernels))
+        config = options.config_for(kernel.line)
+        if config == ORIG:  # a tuning database keeps this kernel as written
+            report, replacement = KernelReport(
+                str(path), kernel.line, kernel.construct, kernel.function, ORIG,
+            ).unchanged(KEPT_BY_TUNING), None
+        else:
+            try:
+                with deep_recursion():
+                    report, replacement = rewrite_kernel(
+                        kernel, *_variant(config, ctx, options, by_config))
+            except RecursionError as exc:  # deeper than find_kernels' measured limit allows
+                report, replacement = KernelReport(
+                    str(path), kernel.line, kernel.construct, kernel.function, config,
+                ).unchanged(_too_deep(exc)), None
         reports.append(report)
         if replacement is not None:
             replacements.append(replacement)
+    if progress is not None:
+        progress(len(loaded.kernels), len(loaded.kernels))
     out = splice(loaded.text, replacements, options.line_directives)
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports)
 
 
+def _too_deep(exc: RecursionError) -> str:
+    """The reason a kernel whose rewrite ran out of Python's stack is kept, naming the stage."""
+    tb, stage = exc.__traceback__, "accsat"
+    while tb is not None:  # the first frame below this module's
+        parts = Path(tb.tb_frame.f_code.co_filename).parts
+        if "accsat" in parts[:-1] and parts[-1] != "pipeline.py":
+            stage = parts[parts.index("accsat") + 1].removesuffix(".py")
+            break
+        tb = tb.tb_next
+    return f"expression too deep: Python's recursion limit reached in {stage}"
+
+
+def _variant(config: str, ctx: _FileContext, options: Options,
+             memo: dict[str, tuple[_FileContext, Options]]) -> tuple[_FileContext, Options]:
+    """The context and options of a kernel a tuning database gives ``config``."""
+    if config == options.variant:
+        return ctx, options
+    if config not in memo:
+        chosen = replace(options, variant=config)
+        memo[config] = (replace(ctx, rulesets=rulesets_for(chosen)), chosen)
+    return memo[config]
+
+
 def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
                    options: Options) -> tuple[KernelReport, Replacement | None]:
     report = KernelReport(str(ctx.path), kernel.line, kernel.construct, kernel.function,
                           options.variant)
-    report.seconds["frontend"] = ctx.file.seconds
+    report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
         return report.unchanged(kernel.span), None
     t = time.perf_counter()
@@ -89,8 +139,11 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
     report.record_saturation(sat)
     t = time.perf_counter()
     roots = [sat.class_of[r] for r in ssa.roots]
-    ext = extract(sat.egraph, roots, ctx.cost, options.extract_seconds, options.solver,
-                  options.use_ilp, options.extract_stall or None)
+    plain = constants_free(ctx.cost, sat.egraph)
+    cost = preferring(plain, _written(ssa, sat), sat.egraph)
+    ext = _exact(extract(sat.egraph, roots, cost, options.extract_seconds, options.solver,
+                         options.use_ilp, options.extract_stall or None), roots, plain,
+                 len(sat.egraph.classes))
     report.seconds["extract"] = time.perf_counter() - t
     report.record_extraction(ext)
     t = time.perf_counter()
@@ -98,12 +151,17 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
         printed = _print(kernel, ssa, sat, ext.choice, ctx, options)
     except (PlacementError, ValueError):
         try:  # the ILP's choice may not be printable where greedy's is
-            greedy = extract(sat.egraph, roots, ctx.cost, use_ilp=False)
+            greedy = _exact(extract(sat.egraph, roots, cost, use_ilp=False), roots, plain,
+                            len(sat.egraph.classes))
             printed = _print(kernel, ssa, sat, greedy.choice, ctx, options)
             report.record_extraction(greedy)
         except (PlacementError, ValueError) as exc:
             return report.unchanged(f"internal: {exc}"), None
     report.seconds["codegen"] = time.perf_counter() - t
+    report.cost["printed"] = printed.counts.cost
+    if not _pays(printed, ssa):
+        return report.unchanged(NO_GAIN), None
+    report.hoisted = printed.hoisted
     span = kernel.span
     assert isinstance(span, BodySpan)
     if options.verify:
@@ -119,11 +177,19 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
 
 
 def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
-    from .verify import KernelVerdict, verify_body  # numpy and the interpreter: only if asked
+    from .verify import KernelVerdict, verify_body, verify_file  # only if asked
+    from .verify.validate import unresolved
 
     try:
-        return verify_body(kernel, ctx.file.symbols, body, options, defined=ctx.file.defined,
-                           trials=options.verify_trials, file=str(ctx.path))
+        verdict = verify_body(kernel, ctx.file.symbols, body, options, defined=ctx.file.defined,
+                              trials=options.verify_trials, file=str(ctx.path))
+        if verdict.failed and unresolved(verdict):  # statements as written use macros
+            span = kernel.span
+            text = ctx.file.text[:span.start] + body + ctx.file.text[span.end:]
+            whole = verify_file(ctx.path, text, options, trials=options.verify_trials,
+                                original_text=ctx.file.text, reparse=True)
+            verdict = whole.verdicts[ctx.file.kernels.index(kernel)]
+        return verdict
     except Exception as exc:  # a bug of the checker itself: say so, never crash the rewrite
         return KernelVerdict(0, kernel.line, kernel.function, "unsupported", file=str(ctx.path),
                              message=f"internal error of the checker: {type(exc).__name__}: {exc}")
@@ -134,9 +200,38 @@ def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, EN
     program = Program(ssa)
     indent, unit = _indentation(kernel, ctx.file.source)
     plan = make_plan(program, choice, sat.class_of, options.bulk)
+    shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
     printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
-                          indent, unit, options.line_directives)
+                          indent, unit, options.line_directives, ctx.cost, shape)
     return printer.body()
+
+
+def _pays(printed, ssa: SSAKernel) -> bool:
+    """A rewrite pays when the body as printed costs less than as written under the
+    cost model (every operation evaluated counted, constant expressions free), or when
+    bulk load moved a load above a store it provably does not alias: the reordering a
+    compiler cannot do by itself."""
+    return printed.counts.cost < ssa.stats.cost - 1e-9 or printed.hoisted > 0
+
+
+def _exact(ext: Extraction, roots: list[int], plain, classes: int) -> Extraction:
+    """``ext`` with its costs under the model itself, without the tie-break that
+    prefers the nodes as written (``extract.costs.preferring``)."""
+    ext.cost = dag_cost(ext.choice, list(dict.fromkeys(roots)), plain)
+    # greedy's choice is gone: a lower bound of its cost without the tie-breaks (it
+    # chose at most one node per class)
+    bound = ext.greedy_cost - 3 * TIE_BREAK * classes
+    ext.greedy_cost = max(math.floor(bound * 1000) / 1000, ext.cost)
+    return ext
+
+
+def _written(ssa: SSAKernel, sat: Saturation) -> set[ENode]:
+    """The e-nodes of the terms as the user wrote them."""
+    out = set()
+    for tid in sat.class_of:
+        t = ssa.terms[tid]
+        out.add(ENode(t.op, t.ty, t.attrs, tuple(sat.class_of.get(a, -1) for a in t.args)))
+    return out
 
 
 def _class_types(ssa: SSAKernel, sat: Saturation) -> dict[int, ct.CType]:

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
-from typing import IO
+
+NO_GAIN = "no gain"  # the reason of a kernel whose rewrite would not pay (docs/rewrites.md)
+KEPT_BY_TUNING = "kept as written (tuning database: orig)"
+# kernels left as written by choice, not because accsat could not handle them: no warning
+BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 
 
 @dataclass
@@ -19,16 +23,27 @@ class KernelReport:
     statements: int = 0
     egraph: dict = field(default_factory=lambda: {"nodes": 0, "classes": 0, "iterations": 0,
                                                   "stop_reason": ""})
+    # printed: the body as printed, priced as "original" prices it as written
     cost: dict = field(default_factory=lambda: {"original": 0.0, "extracted": 0.0,
-                                                "greedy": 0.0})
+                                                "greedy": 0.0, "printed": 0.0})
     extraction: str = ""  # "optimal" | "feasible" | "greedy"
+    # how the ILP ended: "optimal" | "greedy-optimal" | "gap" | "stalled" | "time-limit" |
+    # "failed" | "off" (extract.Extraction.ilp)
+    ilp: str = ""
     loads: dict = field(default_factory=lambda: {"before": 0, "after": 0})
     ops: dict = field(default_factory=lambda: {"before": 0, "after": 0})
     fma: int = 0
     temporaries: int = 0
+    hoisted: int = 0  # loads bulk load moved above a store they do not alias
     verification: dict | None = None  # with --verify: KernelVerdict.as_dict() of the rewrite
+    # frontend: the file's loading shared among its kernels (their sum is the file's)
     seconds: dict = field(default_factory=lambda: {"frontend": 0.0, "ssa": 0.0, "saturate": 0.0,
                                                    "extract": 0.0, "codegen": 0.0})
+
+    @property
+    def worth_a_warning(self) -> bool:
+        """Left as written for a reason the user may want to act on (not by choice)."""
+        return self.status != "rewritten" and self.reason not in BY_CHOICE
 
     def unchanged(self, reason: str) -> KernelReport:
         self.status, self.reason = "unchanged", reason
@@ -50,6 +65,7 @@ class KernelReport:
         self.cost["extracted"] = ext.cost
         self.cost["greedy"] = ext.greedy_cost
         self.extraction = ext.status
+        self.ilp = ext.ilp
 
     def rewritten(self, counts, temps: int) -> KernelReport:
         self.status, self.reason = "rewritten", ""
@@ -63,7 +79,7 @@ class KernelReport:
         return json.dumps(asdict(self), sort_keys=False)
 
 
-def write_jsonl(reports: list[KernelReport], stream: IO[str]) -> None:
-    """Whole lines in one write, so reports from concurrent processes never interleave."""
-    stream.write("".join(r.to_json() + "\n" for r in reports))
-    stream.flush()
+def jsonl(reports: list[KernelReport]) -> str:
+    return "".join(r.to_json() + "\n" for r in reports)
+
+

@@ -1,7 +1,8 @@
 """Where the data folders (fakelibc/, rules/, cost_models/) live.
 
-They sit at the top of the source tree (the package is installed editable);
-ACCSAT_DATA points elsewhere when they were moved.
+They sit at the top of the source tree when the package is installed editable;
+a regular install puts them under ``<prefix>/share/accsat`` (pyproject's
+data-files); ACCSAT_DATA points elsewhere when they were moved.
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ def data_root() -> Path:
     env = os.environ.get("ACCSAT_DATA")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent
+    tree = Path(__file__).resolve().parent.parent
+    if (tree / "rules").is_dir():
+        return tree
+    import sysconfig
+
+    installed = Path(sysconfig.get_path("data")) / "share" / "accsat"
+    return installed if installed.is_dir() else tree
 
 
 def data_dir(name: str) -> Path:

@@ -14,6 +14,7 @@ import shlex
 import shutil
 from pathlib import Path
 
+from accsat.options import DEFAULT_VARIANT, TUNED
 from accsat.sweep import accsat_cc, procs
 from accsat.sweep.cells import Cell
 from accsat.sweep.compilers import Compiler, Flags
@@ -44,15 +45,19 @@ def make_commands(cell: Cell, compiler: Compiler, flags: Flags, make_jobs: int) 
 
 
 def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, folder: Path,
-               accsat_cache: Path, make_jobs: int, timeout: float) -> dict:
-    """Copy, make, find the binary: the build record the engine stores."""
+               accsat_cache: Path, make_jobs: int, timeout: float,
+               extra_env: dict[str, str] | None = None) -> dict:
+    """Copy, make, find the binary: the build record the engine stores (``extra_env``:
+    the tuned cell's ACCSAT_TUNE)."""
     src = private_copy(npb_root, cell.benchmark, folder / "tree")
     report = folder / "kernels.jsonl"
     report.unlink(missing_ok=True)
     log = folder / "build.log"
     log.unlink(missing_ok=True)
     cmds = make_commands(cell, compiler, flags, make_jobs)
-    env = accsat_cc.environment(cell.variant, report, accsat_cache)
+    # a tuned cell's kernels outside its database get the default variant
+    variant = DEFAULT_VARIANT if cell.variant == TUNED else cell.variant
+    env = accsat_cc.environment(variant, report, accsat_cache, extra_env)
     # the build, replayable by hand (without the environment: see build.json)
     (folder / "build.sh").write_text(f"cd {shlex.quote(str(src))}\n" + "".join(
         " ".join(shlex.quote(w) for w in cmd) + "\n" for cmd in cmds))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accsat import __version__ as accsat_version
-from accsat.options import ORIG
+from accsat.options import ORIG, TUNED
 from accsat.sweep import __version__ as sweep_version
 from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
@@ -21,6 +21,7 @@ from accsat.sweep.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
 
 from .build import build_cell, make_commands
 from .run import run_cell
+from .tuned import build_tuned
 
 MODEL = "openacc"  # NPB-ACC
 
@@ -35,6 +36,7 @@ class NPBSuite:
     build_timeout: float = 3600.0  # the accsat variant of BT alone takes minutes
     make_jobs: int = 1
     name: str = "npb"
+    tune_variants: tuple[str, ...] = ()  # what the tuned cells tune over (orig always)
 
     @property
     def accsat_cache(self) -> Path:
@@ -68,6 +70,9 @@ class NPBSuite:
                "harness": sweep_version, "accsat": accsat_version}
         if cell.variant != ORIG:
             key["accsat_code"] = accsat_cc.accsat_code()
+        if cell.variant == TUNED:  # its build is the tuning: what it compares, how often
+            key["tune"] = {"variants": list(self.tune_variants), "runs": self.runs,
+                           "timeout": self.timeout}
         return key
 
     def run_key(self, cell: Cell) -> dict:
@@ -76,6 +81,10 @@ class NPBSuite:
     def build(self, cell: Cell, folder: Path) -> dict:
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
+        if cell.variant == TUNED:
+            return build_tuned(cell, self.root, self.compilers[cell.compiler], flags, folder,
+                               self.accsat_cache, self.make_jobs, list(self.tune_variants),
+                               self.runs, self.timeout, self.build_timeout)
         return build_cell(cell, self.root, self.compilers[cell.compiler], flags, folder,
                           self.accsat_cache, self.make_jobs, self.build_timeout)
 

@@ -7,10 +7,16 @@ from pathlib import Path
 
 import click
 
+from accsat.cliparams import CONTEXT_SETTINGS
 from accsat.sweep.cells import grid, split_list
-from accsat.sweep.cli import common_sweep_options, finish, parse_compilers, parse_variants
+from accsat.sweep.cli import (
+    common_sweep_options,
+    executor_options,
+    finish,
+    parse_compilers,
+    parse_variants,
+)
 from accsat.sweep.engine import Sweep
-from accsat.sweep.executor import LocalExecutor
 from accsat.sweep.outputs import write_sweep
 
 from .direct import DirectSuite
@@ -19,7 +25,7 @@ from .layout import PAPER_BENCHMARKS, SIZES, SpecTree
 from .runspec import RunspecSuite
 
 
-@click.command("spec")
+@click.command("spec", context_settings=CONTEXT_SETTINGS)
 @click.option("--spec-root", type=click.Path(exists=True, file_okay=False),
               default=lambda: os.environ.get("SPEC_ROOT") or os.environ.get("SPEC"),
               help="the SPEC ACCEL installation (holding shrc, benchspec/ACCEL); "
@@ -39,9 +45,10 @@ from .runspec import RunspecSuite
 @click.option("--show-flags", is_flag=True,
               help="print the flags each benchmark gets per compiler and stop")
 @common_sweep_options
+@executor_options
 def spec(spec_root, benchmarks, sizes, targets, mode, make_jobs, show_flags, compilers,
          variants, runs, jobs, out, timeout, build_timeout, force, retry_failed, rerun,
-         progress) -> None:
+         progress, executor) -> None:
     """Sweep SPEC ACCEL's C benchmarks: every benchmark x size x compiler x variant,
     built through accsat-cc, run, validated, timed; results.csv, results.json,
     speedup.png and a table.
@@ -78,6 +85,6 @@ def spec(spec_root, benchmarks, sizes, targets, mode, make_jobs, show_flags, com
     suite = cls(tree, out_dir, comp, runs=runs, timeout=timeout, build_timeout=build_timeout,
                 make_jobs=make_jobs or max(1, (os.cpu_count() or 1) // jobs))
     cells = grid("spec", names, size_list, list(comp), target_list, parse_variants(variants))
-    sweep = Sweep(suite, out_dir, LocalExecutor(jobs), force=force, retry_failed=retry_failed,
+    sweep = Sweep(suite, out_dir, executor(out_dir, jobs), force=force, retry_failed=retry_failed,
                   rerun=rerun, progress=progress)
     finish(sweep, cells, lambda rs: write_sweep(rs, out_dir, "size"))

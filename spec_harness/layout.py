@@ -13,6 +13,7 @@ compiler: unsupported here), 3xx OpenACC, 5xx OpenMP 4.x target.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 # The C benchmarks of SPEC ACCEL v1.x that the ACC Saturator paper used: the
@@ -33,10 +34,13 @@ def model(benchmark: str) -> str:
     return {"1": "opencl", "3": "openacc", "5": "openmp"}.get(digits[0], "unknown")
 
 
+@dataclass(frozen=True)
 class SpecTree:
-    def __init__(self, root: Path):
-        self.root = root
-        self.benchspec = root / "benchspec" / "ACCEL"
+    root: Path  # a dataclass: a suite holding it can be sent to a batch job (jobspec.py)
+
+    @property
+    def benchspec(self) -> Path:
+        return self.root / "benchspec" / "ACCEL"
 
     def benchmarks(self) -> list[str]:
         if not self.benchspec.is_dir():

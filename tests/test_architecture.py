@@ -13,7 +13,8 @@ PACKAGES = ("accsat", "npb_harness", "spec_harness")
 
 # highest first: a layer may import those below it, never those above
 STAGES = (
-    grimp.Layer("accsat.cli", "accsat.wrapper", "accsat.sweep", independent=False),
+    grimp.Layer("accsat.cli", "accsat.wrapper", "accsat.sweep", "accsat.tune",
+                "accsat.advise", independent=False),
     "accsat.check",
     "accsat.pipeline",
     "accsat.verify",

@@ -1,8 +1,9 @@
 """fakelibc/: accsat's own libc headers.
 
 They must (a) preprocess and parse with pycparser, alone and all together;
-(b) give the standard names glibc's x86-64 types; (c) let real programs (NPB,
-when NPB_ROOT names its sources) parse.  Where the system has gcc with glibc's
+(b) give the standard names glibc's x86-64 types; (c) leave a file that includes
+any of them rewritable; (d) let real programs (NPB, when NPB_ROOT names its
+sources) parse.  Where the system has gcc with glibc's
 headers, the headers are also checked against the real ones: every prototype
 and typedef is redeclared after the real headers (gcc rejects any conflicting
 type), struct layouts and macro values are compared.
@@ -64,9 +65,10 @@ def _declarations(ast: c_ast.FileAST) -> dict[str, c_ast.Node]:
 # (a) everything parses
 
 
-REQUIRED = """assert.h complex.h ctype.h errno.h fenv.h float.h inttypes.h limits.h math.h
-omp.h openacc.h setjmp.h signal.h stdarg.h stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h
-strings.h sys/resource.h sys/time.h sys/types.h time.h unistd.h"""
+REQUIRED = """assert.h complex.h ctype.h dirent.h errno.h fcntl.h fenv.h float.h getopt.h
+inttypes.h libgen.h limits.h math.h omp.h openacc.h pthread.h sched.h setjmp.h signal.h stdarg.h
+stdbool.h stddef.h stdint.h stdio.h stdlib.h string.h strings.h sys/mman.h sys/resource.h
+sys/stat.h sys/time.h sys/times.h sys/types.h sys/utsname.h sys/wait.h time.h unistd.h"""
 
 
 def test_header_list_is_complete():
@@ -402,7 +404,10 @@ def _enumerator_checks(ast: c_ast.FileAST) -> list[str]:
             continue
         prev = None
         for e in t.values.enumerators:
-            value = f"({gen.visit(e.value)})" if e.value is not None else f"({prev} + 1)"
+            if e.value is not None:
+                value = f"({gen.visit(e.value)})"
+            else:  # C: the first enumerator is 0, each next one more than the last
+                value = "0" if prev is None else f"({prev} + 1)"
             checks.append(f'_Static_assert({value} == {e.name}, "{e.name}");')
             prev = e.name
     return checks
@@ -438,6 +443,55 @@ def test_declarations_agree_with_glibc(all_headers_ast, real_headers):
     assert set(re.findall(r"redundant redeclaration of \W(\w+)\W", proc.stderr)) == GNU_ONLY
 
 
+def test_gnu_declarations_agree_with_glibc(tmp_path, all_headers_ast, real_headers):
+    """What our headers declare only with _GNU_SOURCE (CPU affinity...), as glibc does."""
+    gnu_ast = _parse_source(tmp_path, "#define _GNU_SOURCE 1\n" + INCLUDE_ALL)
+    plain = set(_declarations(all_headers_ast))
+    decls, _ = _redeclarations(gnu_ast)
+    extra = [d for d in decls if d.split()[1] not in plain]
+    names = {d.split()[1] for d in extra}
+    assert {"sched_getcpu", "sched_setaffinity", "pthread_setaffinity_np"} <= names
+    proc = _gcc(
+        ["-fsyntax-only", "-D_GNU_SOURCE", "-Wredundant-decls", *REAL_FLAGS],
+        INCLUDE_ALL + "\n".join(extra) + "\n",
+        real_headers,
+        "gnu_extra.c",
+    )
+    errors = [line for line in proc.stderr.splitlines() if ": error:" in line]
+    assert proc.returncode == 0 and not errors, "\n".join(errors[:20])
+    assert set(re.findall(r"redundant redeclaration of \W(\w+)\W", proc.stderr)) >= names
+
+
+CPU_SET_PROGRAM = r"""
+#include <sched.h>
+int main(void)
+{
+    cpu_set_t s;
+    CPU_ZERO(&s);
+    CPU_SET(3, &s);
+    CPU_SET(70, &s);
+    CPU_SET(5000, &s); /* past the set: ignored, as glibc's */
+    CPU_CLR(4, &s);
+    if (!CPU_ISSET(3, &s) || !CPU_ISSET(70, &s) || CPU_ISSET(4, &s) || CPU_ISSET(5000, &s))
+        return 1;
+    CPU_CLR(70, &s);
+    return CPU_COUNT(&s) == 1 && CPU_ALLOC_SIZE(65) == 16 ? 0 : 2;
+}
+"""
+
+
+def test_cpu_set_macros_work_as_glibcs(real_headers):
+    """Our CPU_SET family (conditional expressions, not glibc's statement expressions)
+    compiled by gcc against glibc's library gives glibc's answers."""
+    ours = ["-nostdinc", "-isystem", str(FAKELIBC), "-include", str(FAKELIBC / PRELUDE)]
+    exe = real_headers / "cpu_set"
+    proc = _gcc(
+        [*ours, "-D_GNU_SOURCE", "-o", str(exe)], CPU_SET_PROGRAM, real_headers, "cpu_set.c"
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert subprocess.run([str(exe)], check=False).returncode == 0
+
+
 # type -> public fields whose offsets must match (none: size and alignment only)
 LAYOUTS = {
     "size_t": "",
@@ -470,6 +524,32 @@ LAYOUTS = {
     "omp_allocator_handle_t": "",
     "omp_alloctrait_t": "key value",
     "acc_device_t": "",
+    "struct stat": "st_dev st_ino st_nlink st_mode st_uid st_gid st_rdev st_size st_blksize "
+    "st_blocks st_atim st_mtim st_ctim",
+    "struct flock": "l_type l_whence l_start l_len l_pid",
+    "struct dirent": "d_ino d_off d_reclen d_type d_name",
+    "struct option": "name has_arg flag val",
+    "struct sched_param": "sched_priority",
+    "struct tms": "tms_utime tms_stime tms_cutime tms_cstime",
+    "struct utsname": "sysname nodename release version machine",
+    "cpu_set_t": "",
+    "pthread_t": "",
+    "pthread_attr_t": "",
+    "pthread_mutex_t": "",
+    "pthread_mutexattr_t": "",
+    "pthread_cond_t": "",
+    "pthread_condattr_t": "",
+    "pthread_rwlock_t": "",
+    "pthread_barrier_t": "",
+    "pthread_spinlock_t": "",
+    "pthread_key_t": "",
+    "pthread_once_t": "",
+    "mode_t": "",
+    "dev_t": "",
+    "ino_t": "",
+    "nlink_t": "",
+    "blksize_t": "",
+    "blkcnt_t": "",
 }
 
 
@@ -601,7 +681,61 @@ def test_macros_agree_with_glibc(real_headers):
 
 
 # ---------------------------------------------------------------------------
-# (c) real programs: NPB-ACC (set NPB_ROOT to its sources, npbparams.h generated)
+# (c) a file including any of our headers has its kernel rewritten
+
+# names each header gives, used as a program would (checked against glibc by gcc too)
+USES = {
+    "sched.h": "struct sched_param sp = {0}; cpu_set_t cs;\n"
+    "    r += sched_yield() + SCHED_FIFO + sp.sched_priority + (int)sizeof cs;",
+    "pthread.h": "static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\n"
+    "    pthread_t t = pthread_self(); pthread_mutex_lock(&m); pthread_mutex_unlock(&m);\n"
+    "    r += (int)t + PTHREAD_CREATE_JOINABLE;",
+    "sys/stat.h": 'struct stat st; r += stat("x", &st) + S_ISDIR(st.st_mode) + (int)st.st_mtime;',
+    "fcntl.h": 'r += open("x", O_RDONLY | O_CLOEXEC, S_IRUSR) + F_GETFL;',
+    "getopt.h": 'static struct option opts[] = {{"help", no_argument, 0, 104}, {0, 0, 0, 0}};\n'
+    '    r += getopt_long(argc, argv, "h", opts, 0) + optind;',
+    "libgen.h": 'char p[] = "/a/b"; r += (int)*dirname(p) + (int)*basename(p);',
+    "dirent.h": 'DIR *dir = opendir("."); struct dirent *e = dir ? readdir(dir) : 0;\n'
+    "    r += e && e->d_type == DT_DIR;",
+    "sys/mman.h": "void *p = mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,"
+    " -1, 0);\n    r += p == MAP_FAILED;",
+    "sys/times.h": "struct tms t; r += (int)times(&t);",
+    "sys/utsname.h": "struct utsname u; r += uname(&u) + SYS_NMLN;",
+    "sys/wait.h": "int st = 0; r += waitpid(-1, &st, WNOHANG) + (WIFEXITED(st) ? WEXITSTATUS(st) : 0);",
+}
+
+KERNEL_FILE = """#include <{header}>
+int uses(int argc, char **argv)
+{{
+    int r = argc + (argv != 0);
+    {uses}
+    return r;
+}}
+void k(int n, double *restrict a, const double *restrict b)
+{{
+#pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+        a[i] = b[i] * 2.0 + b[i] * 2.0;
+}}
+"""
+
+
+@pytest.mark.parametrize("header", HEADERS)
+def test_file_including_header_has_its_kernel_rewritten(tmp_path, header):
+    from accsat.options import Options
+    from accsat.pipeline import rewrite_file
+
+    path = tmp_path / "k.c"
+    path.write_text(KERNEL_FILE.format(header=header, uses=USES.get(header, "")))
+    if GCC is not None and header in USES:  # the uses are what a program may write
+        proc = _gcc(["-fsyntax-only", *REAL_FLAGS], path.read_text(), tmp_path, "real.c")
+        assert proc.returncode == 0, proc.stderr
+    result = rewrite_file(path, Options(variant="cse", use_ilp=False))
+    assert [k.status for k in result.kernels] == ["rewritten"], result.kernels
+
+
+# ---------------------------------------------------------------------------
+# (d) real programs: NPB-ACC (set NPB_ROOT to its sources, npbparams.h generated)
 
 # The SGI IRIX timer (sys/syssgi.h, sys/immu.h): an alternative the Makefiles
 # only mention in a comment.

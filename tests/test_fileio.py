@@ -7,7 +7,7 @@ import stat
 
 import pytest
 
-from accsat.fileio import write_atomically
+from accsat.fileio import append_lines, write_atomically
 
 
 def test_new_file_gets_the_umask_mode(tmp_path):
@@ -43,3 +43,26 @@ def test_undecodable_bytes_round_trip(tmp_path):
     text = b"char *s = \"\xe9\";\n".decode("utf-8", "surrogateescape")
     write_atomically(tmp_path / "l.c", text)
     assert (tmp_path / "l.c").read_bytes() == b"char *s = \"\xe9\";\n"
+
+
+def test_bytes_are_written_as_they_are(tmp_path):
+    target = tmp_path / "blob"
+    write_atomically(target, b"\x89PNG\xff\x00")
+    assert target.read_bytes() == b"\x89PNG\xff\x00"
+
+
+def test_appended_lines_from_many_processes_stay_whole(tmp_path):
+    import multiprocessing
+
+    target = tmp_path / "r.jsonl"
+    line = "x" * 70000 + "\n"  # beyond a pipe's atomic size: the lock keeps it whole
+    with multiprocessing.get_context("fork").Pool(4) as pool:
+        pool.starmap(append_lines, [(target, line * 3)] * 8)
+    assert target.read_text().splitlines() == [line.strip()] * 24
+
+
+def test_appending_to_a_fifo_nobody_reads_fails_at_once(tmp_path):
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError):
+        append_lines(fifo, "a\n")

@@ -337,7 +337,7 @@ def test_failed_kernel_is_put_back(tmp_path):
     path = ROOT / "tests/kernels/raw_war_acc.c"
     options = Options(variant="cse")
     text = rewrite_file(path, options).text
-    broken = text.replace("b[i] = _v2;", "b[i] = _v2 + 1.0;", 1)
+    broken = text.replace("b[i] = _v1;", "b[i] = _v1 + 1.0;", 1)
     assert broken != text
     ver = verify_file(path, broken, options)
     assert [v.verdict for v in ver.verdicts] == ["fail", "pass"]
@@ -410,7 +410,7 @@ def test_line_directives_as_accsat_cc_writes_them():
     assert "#line" in text
     ver = verify_file(path, text, options)
     assert [v.verdict for v in ver.verdicts] == ["pass", "pass"]
-    broken = text.replace("b[i] = _v2;", "b[i] = _v2 + 1.0;", 1)
+    broken = text.replace("b[i] = _v1;", "b[i] = _v1 + 1.0;", 1)
     assert [v.verdict for v in verify_file(path, broken, options).verdicts] == ["fail", "pass"]
 
 

@@ -126,7 +126,9 @@ def test_accsat_cc_verify(tmp_path, verify):
     src = tmp_path / "k.c"
     shutil.copy(KERNEL, src)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
-    env.update(ACCSAT_CACHE="0", ACCSAT_VARIANT="cse", ACCSAT_VERIFY="1" if verify else "0")
+    # no compile server: the broken printer is patched into this process's child
+    env.update(ACCSAT_CACHE="0", ACCSAT_VARIANT="cse", ACCSAT_VERIFY="1" if verify else "0",
+               ACCSAT_SERVER="0")
     flags = ["-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable"]
     ref = subprocess.run(["gcc", *flags, str(src), "-o", str(tmp_path / "ref")], check=True)
     wrapped = subprocess.run([sys.executable, "-c", WRAPPED.format(line=BROKEN_LINE), "gcc",

@@ -122,7 +122,7 @@ def test_response_file(files):
 def test_config_from_environment(monkeypatch, tmp_path):
     for name in ("ACCSAT_VARIANT", "ACCSAT_DISABLE", "ACCSAT_STRICT", "ACCSAT_REPORT",
                  "ACCSAT_KEEP", "ACCSAT_CACHE", "ACCSAT_CACHE_DIR", "ACCSAT_TIMEOUT",
-                 "XDG_CACHE_HOME"):
+                 "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     cfg = Config.from_env()
@@ -140,3 +140,13 @@ def test_config_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("ACCSAT_DISABLE", "1")
     cfg = Config.from_env()
     assert (cfg.variant, cfg.timeout, cfg.disable, cfg.problems) == ("cse+bulk", 2.5, True, ())
+
+
+def test_a_response_file_with_bytes_that_are_not_utf8_is_expanded(tmp_path):
+    from accsat.wrapper.args import expand_response_files
+
+    rsp = tmp_path / "args.rsp"
+    rsp.write_bytes(b"-DNAME=caf\xe9 -c k.c\n")
+    got = expand_response_files([f"@{rsp}"])
+    assert got == ["-DNAME=caf\udce9", "-c", "k.c"]
+    assert got[0].encode("utf-8", "surrogateescape") == b"-DNAME=caf\xe9"

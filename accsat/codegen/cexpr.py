@@ -16,6 +16,7 @@ from ..ops import (
     ARITHMETIC,
     BINARY_C,
     COND_PREC,
+    FOLDABLE,
     LOR_PREC,
     MUL_PREC,
     OPS,
@@ -30,6 +31,10 @@ class Counts:
     loads: int = 0
     ops: int = 0
     fma: int = 0
+    # the cost model's price of every operation as printed, a name read as a variable;
+    # constant expressions are free (the compiler folds them), as in the SSA's count of
+    # the body as written (Stats.cost), which this is compared with
+    cost: float = 0.0
 
 
 def access_path(base: str, template: str, indices: list[str]) -> str:
@@ -48,6 +53,19 @@ def access_path(base: str, template: str, indices: list[str]) -> str:
     return out
 
 
+def constant_expr(choice: dict[int, ENode], cls: int, memo: dict[int, bool]) -> bool:
+    """A constant expression (the compiler folds it): a literal, or a foldable
+    operation on constant expressions."""
+    if cls not in memo:
+        node = choice[cls]
+        memo[cls] = node.op == "Const" or (
+            node.op in FOLDABLE
+            and bool(node.children)
+            and all(constant_expr(choice, c, memo) for c in node.children)
+        )
+    return memo[cls]
+
+
 def scalar_type(text: str) -> ct.CType | None:
     try:
         return ct.from_name(text)
@@ -59,11 +77,34 @@ class ExprPrinter:
     """Prints one class at one use; ``name_of`` gives a name when the value has one there."""
 
     def __init__(self, choice: dict[int, ENode], name_of: Callable[[int], str | None],
-                 fma_call: bool, counts: Counts):
+                 fma_call: bool, counts: Counts,
+                 cost: Callable[[ENode], float] | None = None,
+                 free_reads: frozenset[int] = frozenset()):
         self.choice = choice
         self.name_of = name_of
         self.fma_call = fma_call
         self.counts = counts
+        self.cost = cost or (lambda node: 0.0)
+        self.free_reads = free_reads  # classes whose name is read at no cost (call results)
+        self.reads: list[str] = []  # every name read, in order
+        self._constant: dict[int, bool] = {}
+
+    def constant(self, cls: int) -> bool:
+        return constant_expr(self.choice, cls, self._constant)
+
+    def charge(self, cls: int, node: ENode) -> None:
+        if self.constant(cls):
+            return
+        if node.op == "Fma" and not self.fma_call:
+            # printed as a + b * c: an add and a multiply in C, as the compiler would
+            # contract them in the original too
+            self.counts.cost += self.cost(ENode("Add", node.ty)) + self.cost(ENode("Mul", node.ty))
+            return
+        self.counts.cost += self.cost(node)
+
+    def charge_read(self, cls: int) -> None:
+        if cls not in self.free_reads:
+            self.counts.cost += self.cost(ENode("Var", self.choice[cls].ty))
 
     def ctype(self, cls: int) -> ct.CType | None:
         return scalar_type(self.choice[cls].ctype)
@@ -75,18 +116,22 @@ class ExprPrinter:
         if node.op == "Cast" and target is not None and self.name_of(cls) is None:
             inner = node.children[0]
             if self.ctype(inner) is not None and scalar_type(node.ctype) == target:
+                self.charge(cls, node)  # implicit, but still a conversion
                 return self.expr(inner)[0]
         return self.expr(cls)[0]
 
     def expr(self, cls: int) -> tuple[str, int]:
         name = self.name_of(cls)
         if name is not None:
+            self.charge_read(cls)
+            self.reads.append(name)
             return name, PRIMARY
         return self.node(cls, self.choice[cls])
 
     def node(self, cls: int, n: ENode) -> tuple[str, int]:
         """The node itself, never its temporary's name (used for definitions)."""
         op = n.op
+        self.charge(cls, n)
         if op == "Const":
             text = n.attrs[0]
             return text, UNARY_PREC if text.startswith("-") else PRIMARY
@@ -97,7 +142,7 @@ class ExprPrinter:
             return self.lvalue(n), PRIMARY
         if op == "AddrOf":
             return "&" + self.wrap(self.lvalue(n), PRIMARY, UNARY_PREC), UNARY_PREC
-        if op in ARITHMETIC:
+        if op in ARITHMETIC and not self.constant(cls):  # the compiler folds constants
             self.counts.ops += 1
         if op == "Fma":
             self.counts.fma += 1
@@ -180,6 +225,7 @@ class ExprPrinter:
                 else:
                     implied = None
                 if implied == cast_to:
+                    self.charge(cls, node)  # implicit, but still a conversion
                     text, prec = self.expr(inner)
                     return self.wrap(text, prec, need), prec, src
         text, prec = self.expr(cls)
@@ -213,22 +259,22 @@ class ExprPrinter:
             fn = {"float": "fmaf", "long double": "fmal"}.get(n.ctype, "fma")
             return f"{fn}({self.expr(b)[0]}, {self.expr(c)[0]}, {self.expr(a)[0]})", PRIMARY
         an, bn = self.choice[a], self.choice[b]
+        t = scalar_type(n.ctype)  # of the product and the sum: casts to it are implied
         if bn.op == "Neg" and self.name_of(b) is None:  # a - b*c
             prod = self.product(bn.children[0], c)
-            at = self.wrap(*self.expr(a), ADD_PREC)
+            at = self.operand(a, t, ADD_PREC)[0]
             return f"{at} - {prod}", ADD_PREC
         if bn.op == "Const" and bn.attrs[0].startswith("-"):  # a + (-2.0)*c is a - 2.0*c exactly
-            ctext = self.wrap(*self.expr(c), MUL_PREC + 1)
-            at = self.wrap(*self.expr(a), ADD_PREC)
+            ctext = self.operand(c, t, MUL_PREC + 1)[0]
+            at = self.operand(a, t, ADD_PREC)[0]
             return f"{at} - {bn.attrs[0][1:]} * {ctext}", ADD_PREC
         if an.op == "Neg" and self.name_of(a) is None:  # b*c - a
             prod = self.product(b, c)
-            rest = self.wrap(*self.expr(an.children[0]), ADD_PREC + 1)
+            rest = self.operand(an.children[0], t, ADD_PREC + 1)[0]
             return f"{prod} - {rest}", ADD_PREC
         prod = self.product(b, c)
-        return f"{self.wrap(*self.expr(a), ADD_PREC)} + {prod}", ADD_PREC
+        return f"{self.operand(a, t, ADD_PREC)[0]} + {prod}", ADD_PREC
 
     def product(self, b: int, c: int) -> str:
-        bt = self.wrap(*self.expr(b), MUL_PREC)
-        ctext = self.wrap(*self.expr(c), MUL_PREC + 1)
+        bt, ctext = self.pair(b, c, MUL_PREC, MUL_PREC + 1)
         return f"{bt} * {ctext}"

@@ -20,12 +20,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..egraph.graph import ENode, reach
+from ..frontend import ctypes as ct
 from ..ops import LEAVES as LEAF_OPS
 from ..ssa import ir
 from ..ssa.state import LeafInfo
+from .cexpr import constant_expr, scalar_type
 from .program import Holder, Point, Program, Use
 
 INLINE_ONLY = {"Const", "Sym", "TNil", "TCons"}
+_INDEX_OPS = {"Add", "Sub", "Mul", "Neg", "Shl", "Cast"}
+_INDEX_LEAVES = {"Var", "Phi", "Const"}
 # Leaves that exist from a point of the kernel on (variables' values, call
 # results); constants and symbols exist everywhere.
 LEAVES = LEAF_OPS - INLINE_ONLY
@@ -43,6 +47,7 @@ class Plan:
     order: dict[Point, list[int]] = field(default_factory=dict)  # emission order per point
     holders: dict[int, list[Holder]] = field(default_factory=dict)
     calls: set[int] = field(default_factory=set)  # CallRes classes (named by their Eval)
+    hoisted: int = 0  # bulk loads moved above a store they do not alias (what pays)
 
 
 class _Planner:
@@ -60,6 +65,12 @@ class _Planner:
         self.plan = Plan(choice, class_of)
         self._pin: dict[int, str | None] = {}
         self._avail: dict[int, float] = {}
+        self._index: dict[int, bool] = {}
+        self._constant: dict[int, bool] = {}
+        self.stores = [(float(s.pos), b.ctx) for s, b in ir.walk(self.ssa.body)
+                       if isinstance(s, ir.Store)]
+        self.branches = {frozenset((s.then.ctx, s.orelse.ctx)) for s, _ in ir.walk(self.ssa.body)
+                         if isinstance(s, ir.If) and s.orelse is not None}
 
     # -- facts about classes ---------------------------------------------------------------
     def collect_holders(self) -> None:
@@ -109,6 +120,22 @@ class _Planner:
         self._avail[cls] = at
         return at
 
+    def index_arithmetic(self, cls: int) -> bool:
+        """Integer +, -, *, << and conversions over variables and constants (i + 1,
+        (k * ny + j) * nx + i): printed where used, never in a temporary. Every
+        compiler shares and strength-reduces such address arithmetic by itself, so a
+        temporary would change the text without changing the code (docs/rewrites.md)."""
+        if cls not in self._index:
+            node = self.choice[cls]
+            t = scalar_type(node.ctype)
+            self._index[cls] = t is not None and ct.is_integer(t) and (
+                node.op in _INDEX_LEAVES or node.op in _INDEX_OPS
+                and all(self.index_arithmetic(c) for c in node.children))
+        return self._index[cls]
+
+    def constant(self, cls: int) -> bool:
+        return constant_expr(self.choice, cls, self._constant)
+
     def covered(self, cls: int, use: Use) -> bool:
         return any(self.p.holds_at(h, use) for h in self.plan.holders.get(cls, ()))
 
@@ -155,7 +182,7 @@ class _Planner:
     def place(self, cls: int, uses: list[Use]) -> list[Use]:
         """Decide how ``cls`` is computed; return where its node is evaluated."""
         node = self.choice[cls]
-        if node.op in INLINE_ONLY:
+        if node.op in INLINE_ONLY or self.constant(cls):  # the compiler folds constants
             return uses
         if node.op == "CallRes":
             return []
@@ -172,9 +199,11 @@ class _Planner:
         pin = self.pin(cls)
         if pin is not None and not self.p.is_block(pin):
             return self.check(cls, open_uses)  # inside a guarded operand: only inline
-        if self.bulk and node.op == "Load" and pin is not None:
-            point = self.p.first_point_after(pin, self.avail(cls))
-        elif len(open_uses) == 1:
+        point = self.bulk_point(cls, pin, open_uses)
+        if point is not None:
+            self.plan.hoisted += 1
+        elif len(open_uses) == 1 or self.index_arithmetic(cls) or node.op == "Neg":
+            # a negation goes into what uses it (a - b * c): never a temporary of its own
             return self.check(cls, open_uses)
         else:
             scope = self.p.lca([u.ctx for u in open_uses])
@@ -186,6 +215,34 @@ class _Planner:
             raise PlacementError("a value would be computed before its inputs exist")
         self.plan.temps[cls] = point
         return self.check(cls, [Use(at, point.ctx)])
+
+    def bulk_point(self, cls: int, pin: str | None, uses: list[Use]) -> Point | None:
+        """With bulk load, where a load goes: the earliest point of its context where
+        its inputs exist, when that moves it above a store (it does not alias one: a
+        load is never placed before its memory version). A load that would pass no
+        store stays where it is: the compiler may move it there by itself."""
+        if not self.bulk or self.choice[cls].op != "Load" or pin is None:
+            return None
+        point = self.p.first_point_after(pin, self.avail(cls))
+        return point if self.above_store(self.p.point_pos(point), uses) else None
+
+    def above_store(self, at: float, uses: list[Use]) -> bool:
+        """Is there a store on the way from ``at`` to the first use? (A load placed
+        after its memory version never moves above a store that may alias it.)"""
+        first = min(uses, key=lambda u: u.pos)
+        return any(at < pos < first.pos and not self.exclusive(ctx, first.ctx)
+                   for pos, ctx in self.stores)
+
+    def exclusive(self, a: str, b: str) -> bool:
+        """Are blocks ``a`` and ``b`` in different branches of one if (never both run)?"""
+        top = self.p.lca([a, b])
+        return frozenset((self._below(a, top), self._below(b, top))) in self.branches
+
+    def _below(self, ctx: str, top: str) -> str:
+        """The block just inside ``top`` that holds ``ctx`` (``top`` itself if it is ``ctx``)."""
+        while ctx != top and self.p.parent(ctx) != top:
+            ctx = self.p.parent(ctx)
+        return ctx
 
     def check(self, cls: int, evaluated: list[Use]) -> list[Use]:
         node = self.choice[cls]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
 from ..frontend.source_map import SourceMap
 from ..ssa import ir
 from .cexpr import Counts, ExprPrinter, scalar_type
+from .keep import Keeper
+from .layout import Layout
+from .lines import next_line, serving_lines, without_shadowed
 from .placement import Plan
 from .program import Point, Program, Use
 from .splice import line_directive
@@ -28,12 +33,14 @@ class Printed:
     text: str  # the body, from "{" to "}"
     counts: Counts
     temps: int
+    hoisted: int = 0  # loads bulk load moved above a store they do not alias
 
 
 class BodyPrinter:
     def __init__(self, program: Program, plan: Plan, types: dict[int, ct.CType],
                  prefix: str, fma_call: bool, indent: str, unit: str,
-                 line_file: str | None = None):
+                 line_file: str | None = None, cost: Callable[[ENode], float] | None = None,
+                 layout: Layout | None = None):
         self.p = program
         self.plan = plan
         self.types = types  # class -> C type, for declarations of temporaries
@@ -44,11 +51,13 @@ class BodyPrinter:
         self.names: dict[int, str] = {}  # class -> temporary, while it is in scope
         self.scope_names: list[list[int]] = []
         self.use = Use(0.0, "k0")
-        self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts)
+        self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts, cost,
+                                frozenset(plan.calls))
         self.lines: list[str] = []
         self.ntemps = 0
         self.line_file = line_file  # emit #line so diagnostics name the user's lines
-        self.current_line = 0
+        self.serving = serving_lines(program.ssa.body, plan) if line_file is not None else {}
+        self.keep = Keeper(self, layout)  # statements whose computation did not change
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
@@ -78,29 +87,36 @@ class BodyPrinter:
     # -- blocks and statements -----------------------------------------------------------
     def body(self) -> Printed:
         self.block(self.p.ssa.body, self.indent0 + self.unit)
-        text = "{\n" + "\n".join(self.lines) + "\n" + self.indent0 + "}"
-        return Printed(text, self.counts, self.ntemps)
+        if self.line_file is not None:
+            self.lines = without_shadowed(self.lines)
+        tail, close = self.keep.closing(self.indent0)
+        text = "{\n" + "\n".join(self.lines + tail) + "\n" + close + "}"
+        return Printed(text, self.counts, self.ntemps, self.plan.hoisted)
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])
         for i, stmt in enumerate(block.stmts):
             self.source_line(stmt.line)
             self.temps(Point(block.ctx, i), indent)
+            self.source_line(stmt.line)  # again, after its temporaries
+            self.keep.start(block, i)
             self.statement(stmt, block.ctx, indent)
+            self.keep.end(block, i)
         self.temps(Point(block.ctx, len(block.stmts)), indent)
         for cls in self.scope_names.pop():
             del self.names[cls]
 
     def source_line(self, line: int) -> None:
-        if self.line_file is not None and line != self.current_line:
+        """With ``line_file``: the next printed line is the user's ``line``."""
+        if self.line_file is not None and line and line != next_line(self.lines):
             self.lines.append(line_directive(line, self.line_file).rstrip("\n"))
-            self.current_line = line
 
     def temps(self, point: Point, indent: str) -> None:
         for cls in self.plan.order.get(point, ()):
             self.at(self.p.point_pos(point), point.ctx)
             text, _ = self.expr.node(cls, self.plan.choice[cls])
             name = self.new_temp(cls)
+            self.source_line(self.serving.get(cls, 0))
             self.lines.append(f"{indent}{self.declaration(cls, name)} = {text};")
 
     def statement(self, stmt: ir.Stmt, ctx: str, indent: str) -> None:
@@ -109,14 +125,20 @@ class BodyPrinter:
         getattr(self, "stmt_" + type(stmt).__name__)(stmt, indent)
 
     def stmt_Assign(self, stmt: ir.Assign, indent: str) -> None:
-        value = self.expr.value(self.plan.class_of[stmt.value], stmt.sym.type)
-        lhs = stmt.decl if stmt.decl else stmt.sym.name
-        self.lines.append(f"{indent}{lhs} = {value};")
+        cls = self.plan.class_of[stmt.value]
+        text = None if stmt.decl else self.keep.compound(stmt, stmt.sym.name, cls)
+        if text is None:
+            lhs = self.keep.declarator(stmt) or stmt.sym.name
+            text = f"{lhs} = {self.expr.value(cls, stmt.sym.type)}"
+        self.lines.append(f"{indent}{text};")
 
     def stmt_Store(self, stmt: ir.Store, indent: str) -> None:
         target = self.store_target(stmt)  # printed before the value, as C reads it
-        value = self.expr.value(self.plan.class_of[stmt.value], self._stored_type(stmt))
-        self.lines.append(f"{indent}{target} = {value};")
+        cls = self.plan.class_of[stmt.value]
+        text = self.keep.compound(stmt, target, cls)
+        if text is None:
+            text = f"{target} = {self.expr.value(cls, self._stored_type(stmt))}"
+        self.lines.append(f"{indent}{text};")
 
     def store_target(self, stmt: ir.Store) -> str:
         cls = self.plan.class_of
@@ -129,6 +151,7 @@ class BodyPrinter:
         cls = self.plan.class_of
         args = ", ".join(self.expr.expr(cls[a])[0] for a in stmt.args)
         text = f"{stmt.callee}({args})"
+        self.counts.cost += self.expr.cost(ENode("Call", stmt.result_type))
         if stmt.result not in cls:  # no result, or nobody reads it
             self.lines.append(f"{indent}{text};")
             return
@@ -140,18 +163,23 @@ class BodyPrinter:
         self.lines.append(indent + stmt.text)
 
     def stmt_If(self, stmt: ir.If, indent: str) -> None:
-        cond, _ = self.expr.expr(self.plan.class_of[stmt.cond])
-        self.lines.append(f"{indent}if ({cond}) {{")
+        head = self.keep.condition(stmt, lambda: self.expr.expr(self.plan.class_of[stmt.cond])[0])
+        start = len(self.lines)
+        self.lines.append(f"{indent}{head} {{")
         self.block(stmt.then, indent + self.unit)
+        middle = len(self.lines)
         if stmt.orelse is not None:
             self.lines.append(f"{indent}}} else {{")
             self.block(stmt.orelse, indent + self.unit)
         self.lines.append(f"{indent}}}")
+        self.keep.unbrace_if(stmt, start, middle)
 
     def stmt_Loop(self, stmt: ir.Loop, indent: str) -> None:
-        self.lines.append(f"{indent}{stmt.header} {{")
+        start = len(self.lines)
+        self.lines.append(f"{indent}{self.keep.header(stmt)} {{")
         self.block(stmt.body, indent + self.unit)
         self.lines.append(f"{indent}}}" + (f" {stmt.trailer}" if stmt.trailer else ""))
+        self.keep.unbrace_loop(stmt, start)
 
     def stmt_Braced(self, stmt: ir.Braced, indent: str) -> None:
         self.lines.append(f"{indent}{{")

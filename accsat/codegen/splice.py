@@ -42,4 +42,5 @@ def line_directive(line: int, filename: str) -> str:
 
 
 def _escape(name: str) -> str:
-    return name.replace("\\", "\\\\").replace('"', '\\"')
+    """``name`` inside a C string, as cpp's own line markers spell it."""
+    return name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

@@ -51,6 +51,13 @@ def literal_value(text: str, t: ct.CType) -> int | float | None:
     return -value if neg else value
 
 
+def is_integer_op(ty: str, operand_types: list[str]) -> bool:
+    """What the variants without rules fold: operations on integers giving an integer
+    (not a conversion to or from floating point: the literal stays as written)."""
+    types = [scalar(x.split("@", 1)[0]) for x in [ty, *operand_types]]
+    return all(t is not None and ct.is_integer(t) for t in types)
+
+
 def scalar(ty: str) -> ct.Scalar | None:
     try:
         return ct.from_name(ty)

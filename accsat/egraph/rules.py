@@ -18,6 +18,7 @@ class RuleSet:
     description: str
     file: Path | None = None  # egglog rules; None for a builtin
     builtin: str | None = None
+    every_variant: bool = False  # exact: runs in the variants without rules too
 
 
 def load_manifest(folder: Path | None = None) -> list[RuleSet]:
@@ -30,9 +31,13 @@ def load_manifest(folder: Path | None = None) -> list[RuleSet]:
     out = []
     for entry in data.get("ruleset", []):
         file = folder / entry["file"] if "file" in entry else None
-        out.append(RuleSet(entry["name"], bool(entry.get("fp_changing", False)),
-                           bool(entry.get("default", True)), entry.get("description", ""),
-                           file, entry.get("builtin")))
+        rs = RuleSet(entry["name"], bool(entry.get("fp_changing", False)),
+                     bool(entry.get("default", True)), entry.get("description", ""),
+                     file, entry.get("builtin"), bool(entry.get("every_variant", False)))
+        if rs.every_variant and rs.fp_changing:
+            raise AccsatError(f"ruleset '{rs.name}' runs in every variant, so it must not "
+                              f"change floating-point results", str(path))
+        out.append(rs)
     return out
 
 
@@ -68,8 +73,11 @@ def egglog_text(rulesets: list[RuleSet]) -> str:
 
 
 def rulesets_for(options: Options) -> list[RuleSet]:
-    """The rule sets a run saturates with: none for the variants without rules."""
+    """The rule sets a run saturates with: for the variants without rules, only
+    the exact ones marked ``every_variant`` (identities, integer folding)."""
+    manifest = load_manifest()
     if not options.spec.rules:
-        return []
-    return select(load_manifest(), list(options.rules) if options.rules is not None else None,
+        exact = [r.name for r in manifest if r.every_variant]
+        return select(manifest, exact, list(options.disabled_rules), options.fp_exact)
+    return select(manifest, list(options.rules) if options.rules is not None else None,
                   list(options.disabled_rules), options.fp_exact)

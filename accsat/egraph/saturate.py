@@ -9,6 +9,8 @@ The result is read out of egglog into plain data (``EGraph``).
 from __future__ import annotations
 
 import json
+import math
+import re
 import time
 from dataclasses import dataclass
 from importlib import resources
@@ -16,10 +18,11 @@ from importlib import resources
 import egglog.bindings as egglog
 
 from ..frontend import ctypes as ct
+from ..frontend.literals import format_int
 from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
 from ..options import Limits
 from ..ssa.terms import TermTable
-from .fold import fold
+from .fold import fold, is_integer_op, literal_value, scalar
 from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
 
@@ -74,6 +77,34 @@ def reachable(terms: TermTable, roots: list[int]) -> list[int]:
     return sorted(reach(roots, lambda tid: terms[tid].args))
 
 
+def const_facts(ty: str, text: str) -> list[str]:
+    """Facts that name a constant's value when it is a one or a zero
+    (rules/identities.egg matches on them, whatever the literal's spelling)."""
+    t = scalar(ty)
+    value = None if t is None else literal_value(text, t)
+    if value is None:
+        return []
+    args = f"{quote(ty)} {quote(text)}"
+    if ct.is_integer(t):
+        name = {1: "IntOne", 0: "IntZero"}.get(int(value))
+        return [f"({name} {args})"] if name else []
+    if ct.is_float(t) and t.name != "long double":
+        if value == 1.0:
+            return [f"(FloatOne {args})"]
+        if value == 0.0 and math.copysign(1.0, value) > 0:
+            return [f"(FloatPosZero {args})"]
+    return []
+
+
+def zero_fact(ty: str) -> str | None:
+    """The (ZeroOf ty base literal) fact of an integer operation type (``int@k3``)."""
+    base = ty.split("@", 1)[0]
+    t = scalar(base)
+    if t is None or not ct.is_integer(t) or ct.promote(t) != t:
+        return None
+    return f"(ZeroOf {quote(ty)} {quote(base)} {quote(format_int(0, t))})"
+
+
 def type_facts(types: set[str]) -> str:
     facts = []
     for ty in sorted(types):
@@ -87,6 +118,9 @@ def type_facts(types: set[str]) -> str:
         elif ct.is_integer(t):
             facts.append(f"(IntTy {quote(ty)})")
             facts.append(f"({'SIntTy' if ct.is_signed(t) else 'UIntTy'} {quote(ty)})")
+            zero = zero_fact(ty)
+            if zero is not None:
+                facts.append(zero)
     return "\n".join(facts)
 
 
@@ -178,13 +212,22 @@ def unquote(text: str) -> str:
     return "".join(out)
 
 
+def folding_of(rulesets: list[RuleSet]) -> str | None:
+    """Which operations the builtin folding runs on: "all", "int" (integer
+    operations only: the variants without rules) or None."""
+    builtins = {r.builtin for r in rulesets}
+    if "constant-folding" in builtins:
+        return "all"
+    return "int" if "constant-folding-int" in builtins else None
+
+
 def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
              limits: Limits = Limits()) -> Saturation:
     start = time.perf_counter()
     s = _Session()
     s.run(schema_text())
     rules = [r for r in rulesets if r.file is not None]
-    folding = any(r.builtin == "constant-folding" for r in rulesets)
+    folding = folding_of(rulesets)
     if rules:
         s.run(egglog_text(rules))
         s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
@@ -193,9 +236,14 @@ def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
     ids = reachable(terms, roots)
     s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
     s.run("\n".join(f"(let $t{t} {term_text(terms, t)})" for t in ids))
+    facts = [f for t in ids if terms[t].op == "Const" for f in const_facts(terms[t].ty,
+                                                                            terms[t].attrs[0])]
+    if facts:
+        s.run("\n".join(facts))
     iterations, reason = 0, "no-rules"
     if rules or folding:
-        iterations, reason = _iterate(s, bool(rules), folding, limits, start)
+        assoc = set() if any(r.name == ASSOC_CONST for r in rules) else None
+        iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc)
     dump = s.dump()
     class_of = s.lets(dump)
     graph = EGraph()
@@ -222,11 +270,12 @@ def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], grap
             raise InconsistentEGraph(f"egglog lost term {t.op} (id {tid})")
 
 
-def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
-             start: float) -> tuple[int, str]:
+def _iterate(s: _Session, rules: bool, folding: str | None, limits: Limits,
+             start: float, assoc: set[tuple[str, ...]] | None = None) -> tuple[int, str]:
+    """``assoc``: the WantAssoc candidates answered so far, None without assoc-const."""
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
-    candidates, _ = _fold_new(s, 0) if folding else (0, False)
+    candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
     iterations = 0
     while iterations < limits.iterations:
         if time.perf_counter() - start > limits.seconds:
@@ -237,8 +286,10 @@ def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
             out = s.run("(run accsat-selected 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated
                           for o in out)
+            if assoc is not None:
+                changed = answer_assoc(s, assoc) > 0 or changed
         if folding:
-            candidates, folded = _fold_new(s, candidates)
+            candidates, folded = _fold_new(s, candidates, folding)
             changed = changed or folded
         if s.node_count() > limits.nodes:
             s.run("(pop)")
@@ -249,16 +300,65 @@ def _iterate(s: _Session, rules: bool, folding: bool, limits: Limits,
     return iterations, "iteration-limit"
 
 
-def _fold_new(s: _Session, candidates: int) -> tuple[int, bool]:
+ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
+_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def answer_assoc(s: _Session, answered: set[tuple[str, ...]]) -> int:
+    """Assert (AssocTo ...) for every new (WantAssoc ...) whose combined constant
+    has a value of its type; how many were new."""
+    out = s.run("(print-function WantAssoc 1000000)")
+    facts = []
+    for line in str(out[0]).splitlines():
+        args = tuple(unquote(f'"{m}"') for m in _QUOTED.findall(line))
+        if len(args) != 5 or args in answered:
+            continue
+        answered.add(args)
+        result = combine(*args)
+        if result is not None:
+            rop, k = result
+            facts.append(f"(AssocTo {' '.join(quote(a) for a in args)} {quote(rop)} {quote(k)})")
+            facts += const_facts(args[2], k)
+    if facts:
+        s.run("\n".join(facts))
+    return len(facts)
+
+
+def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str] | None:
+    """(op, literal) such that ``(x inner k1) outer k2`` is ``x op literal``, or None
+    when the combined constant has no value of type ``ty`` (it would overflow)."""
+    t = scalar(ty)
+    if t is None or not ct.is_integer(t) or ct.promote(t) != t:
+        return None
+    v1, v2 = literal_value(k1, t), literal_value(k2, t)
+    if not isinstance(v1, int) or not isinstance(v2, int):
+        return None
+    lo, hi = ct.int_range(t)
+    if outer == "Mul":
+        total, op = v1 * v2, "Mul"
+    else:
+        total = (-v1 if inner == "Sub" else v1) + (-v2 if outer == "Sub" else v2)
+        op = "Add"
+        shorter = (-total) % (hi + 1) < total % (hi + 1) if ct.is_unsigned(t) else total < 0
+        if shorter:  # x - 1, not x + -1 (or x + 4294967295u)
+            total, op = -total, "Sub"
+    if ct.is_unsigned(t):
+        total %= hi + 1
+    elif not lo <= total <= hi:
+        return None
+    return op, format_int(total, t)
+
+
+def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bool]:
     """Fold when rules made new operations on constants: (candidates now, folded any)."""
     s.run("(run fold-candidates 1)")
     marked = s.sizes().get("FoldMe", 0)
     if marked <= candidates:
         return candidates, False
-    return marked, fold_constants(s) > 0
+    return marked, fold_constants(s, level) > 0
 
 
-def fold_constants(s: _Session) -> int:
+def fold_constants(s: _Session, level: str = "all") -> int:
     """Union every foldable operation on constants with its value, and subsume
     the operation; how many were new.
 
@@ -280,6 +380,8 @@ def fold_constants(s: _Session) -> int:
         ty = strings[0]
         base = ty.split("@", 1)[0]
         operands = [(consts[k][0], consts[k][1].split("@", 1)[0]) for k in kids]
+        if level == "int" and not is_integer_op(ty, [t for _, t in operands]):
+            continue
         value = fold(op, base, operands)
         if value is None:
             continue
@@ -287,6 +389,7 @@ def fold_constants(s: _Session) -> int:
         node = f"({op} {quote(ty)} {args})"
         if cls not in consts:
             unions.append(f"(union {node} (Const {quote(base)} {quote(value)}))")
+            unions += const_facts(base, value)
         unions.append(f"(subsume {node})")
     if unions:
         s.run("\n".join(unions))

@@ -31,16 +31,24 @@ class Extraction:
     status: str  # "optimal" | "feasible" | "greedy"
     seconds: float
     solver: str  # "highs" | "cbc" | "none"
+    # How the ILP ended: "optimal" (its choice, cheaper than greedy's, proven optimal),
+    # "greedy-optimal" (no choice is cheaper than greedy's: proven), "gap" (within the
+    # relative gap of its bound), "stalled", "time-limit", "failed", or "off" (not run:
+    # ILP off, no root, no time).
+    ilp: str = "off"
 
 
 def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode], float],
             time_limit: float = 30.0, solver: str = "highs", use_ilp: bool = True,
-            stall: float | None = None) -> Extraction:
-    """Cheapest acyclic choice found within ``time_limit`` seconds (all stages).
+            stall: float | None = None, gap: float = 0.0) -> Extraction:
+    """Cheapest acyclic choice found within ``time_limit`` seconds (all stages); the
+    ILP also stops within the relative ``gap`` of its bound and after ``stall``
+    seconds without a better choice.
 
-    status: "optimal" when the solver proved it, "feasible" for an ILP answer
-    without proof, "greedy" when the greedy choice stands (ILP off, out of
-    time, failed).  Raises Unextractable when a root has no acyclic term.
+    status: "optimal" when the solver proved it (greedy's choice included),
+    "feasible" for an ILP answer without proof, "greedy" when the greedy choice
+    stands unproven (ILP off, out of time, stopped, failed).  Raises
+    Unextractable when a root has no acyclic term.
     """
     start = time.perf_counter()
     if solver not in ilp.SOLVERS:
@@ -51,22 +59,24 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
     if use_ilp and roots:
-        _improve(result, egraph, roots, cost_fn, start + time_limit, solver, stall)
+        _improve(result, egraph, roots, cost_fn, start + time_limit, solver, stall, gap)
     result.seconds = time.perf_counter() - start
     return result
 
 
 def _improve(result: Extraction, egraph: EGraph, roots: list[int],
              cost: Callable[[ENode], float], deadline: float, solver: str,
-             stall: float | None = None) -> None:
+             stall: float | None = None, gap: float = 0.0) -> None:
     pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
     start = {c: start[c] for c in chosen_classes(start, roots)}
-    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall)
+    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap)
     if out.rounds:
         result.solver = solver
+        cheaper = out.cost < result.greedy_cost - ilp.MARGIN
+        result.ilp = ("optimal" if cheaper else "greedy-optimal") if out.proven else out.stop
     if out.proven:
         result.status = "optimal"
     elif out.from_ilp and out.cost <= result.greedy_cost:

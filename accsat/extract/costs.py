@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import difflib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from accsat.egraph.graph import ENode
+from accsat.egraph.graph import EGraph, ENode
 from accsat.errors import AccsatError
-from accsat.ops import OPS
+from accsat.ops import FOLDABLE, OPS
 from accsat.resources import data_dir, tomllib
 
 
@@ -27,6 +28,29 @@ class CostModel:
 
     def __call__(self, node: ENode) -> float:
         return self.cost(node)
+
+
+def constants_free(
+    model: CostModel | Callable[[ENode], float], egraph: EGraph
+) -> Callable[[ENode], float]:
+    """The model's cost, but an operation on constants (a conversion of a literal,
+    ``2.0 * 3.0``) is free: the compiler folds it, and the cost of the body as
+    written (``ssa.state.Stats.cost``) counts it so. Extracted and written costs
+    then compare, whether or not the variant folds such an operation itself."""
+
+    def cost(node: ENode) -> float:
+        return 0.0 if on_constants(node, egraph) else model(node)
+
+    return cost
+
+
+def on_constants(node: ENode, egraph: EGraph) -> bool:
+    """A foldable operation whose operands are constants (their classes hold one)."""
+    return (
+        node.op in FOLDABLE
+        and bool(node.children)
+        and all(any(n.op == "Const" for n in egraph.classes.get(c, ())) for c in node.children)
+    )
 
 
 def _number(value: object, what: str, file: str) -> float:
@@ -69,11 +93,39 @@ def load_cost_model(name_or_path: str) -> CostModel:
     for op in ops:
         if op not in OPS:  # a typo would silently cost the default
             near = difflib.get_close_matches(op, OPS, n=1, cutoff=0.0)
-            raise AccsatError(f"unknown operation '{op}' under [ops]; did you mean "
-                              f"'{near[0]}'? (accsat/ops.py lists them)", file)
+            raise AccsatError(
+                f"unknown operation '{op}' under [ops]; did you mean "
+                f"'{near[0]}'? (accsat/ops.py lists them)",
+                file,
+            )
     return CostModel(
         name=str(data.get("name", path.stem)),
         description=str(data.get("description", "")),
         default=_number(data.get("default", 10.0), "default", file),
         ops={op: _number(v, f"cost of {op}", file) for op, v in ops.items()},
     )
+
+
+# How much dearer a node the user did not write is than an equal alternative he did:
+# far below any cost a model gives (it only breaks ties), above the solver's tolerance.
+TIE_BREAK = 1e-4
+
+
+def preferring(
+    cost: Callable[[ENode], float], written: set[ENode], egraph: EGraph
+) -> Callable[[ENode], float]:
+    """``cost``, but among equal choices the node the user wrote wins (an extraction
+    that does not pay does not reorder a sum, swap operands or respell a literal: that
+    would only make the diff longer), except that a folded constant wins over the
+    arithmetic on constants it replaces (``32 * 16 * c`` prints as ``512 * c``; an
+    implicit conversion of a literal, ``x * 2`` with x double, stays as written)."""
+
+    def prefer(node: ENode) -> float:
+        c = cost(node)
+        if node not in written:
+            c += TIE_BREAK
+        if node.op != "Cast" and on_constants(node, egraph):
+            c += 2 * TIE_BREAK
+        return c
+
+    return prefer

@@ -1,4 +1,4 @@
-"""Optimal DAG extraction as an integer linear program (PuLP, HiGHS or CBC).
+"""Optimal DAG extraction as an integer linear program (HiGHS through highspy, or CBC).
 
 Binary x[n] per node, activity a[c] per class: roots active; an active class
 chooses exactly one node (sum x = a); a chosen node activates its children,
@@ -19,6 +19,17 @@ Variables are shared where the problem forces equality: a class with one node
 uses its activity as the node's variable; a non-root class with a single parent
 node is active exactly when that node is chosen (nothing else needs it, and an
 idle active class only adds cost).
+
+The best choice known (greedy's, to begin with) is not handed to HiGHS as a
+start: HiGHS 1.16 with presolve misjudges the objective of a user solution
+(NPB's BT z_solve: a start costing 17073 taken for 15453) and stops at once,
+claiming optimality for the start while 15463 exists.  It is given as a cutoff
+instead (``objective_bound``): HiGHS looks only for cheaper choices, and when
+it proves there is none (infeasible under the cutoff) the known choice is
+optimal.  The search also stops at the relative ``gap`` and when its best has
+not improved for ``stall`` seconds, so no kernel pays seconds for nothing.
+The model is built as arrays and passed to highspy in one call (PuLP spent
+more time building it than HiGHS solving it); CBC gets it through PuLP.
 """
 
 from __future__ import annotations
@@ -26,7 +37,9 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Iterable, Iterator
@@ -34,7 +47,6 @@ from dataclasses import dataclass
 
 import highspy
 import numpy as np
-import pulp
 
 from accsat.egraph.graph import ENode, reach
 from accsat.extract.dag import Choice, CostFn, chosen_classes, dag_cost, find_cycles, repair
@@ -42,7 +54,13 @@ from accsat.extract.dag import Choice, CostFn, chosen_classes, dag_cost, find_cy
 SOLVERS = ("highs", "cbc")
 log = logging.getLogger(__name__)
 Key = tuple[int, ENode]
-Activity = pulp.LpVariable | int  # 1 for a root
+ROOT = -1  # the activity of a root: the constant 1, not a column
+# Cheaper by at least this much to count as better (the cutoff, and _offer); below the
+# tie-break of costs.preferring, above floating-point noise on sums of costs.
+MARGIN = 1e-6
+# Why the search ended (IlpOutcome.stop): proven optimal; within the relative gap of
+# its bound; no better choice for ``stall`` seconds; at the deadline; the solver failed.
+STOPS = ("optimal", "gap", "stalled", "time-limit", "failed")
 
 
 @dataclass
@@ -53,77 +71,94 @@ class IlpOutcome:
     from_ilp: bool  # the ILP (or a repair of its answer) produced it
     rounds: int
     cuts: int
+    stop: str = "time-limit"  # one of STOPS (no round: no time for one)
 
 
 class Formulation:
-    """The PuLP problem over pruned candidate nodes, with cycle cuts added later."""
+    """The 0-1 program over pruned candidate nodes, as arrays: a column per variable
+    (cost, lower bound), rows of {column: coefficient} with their bounds; cycle cuts
+    are rows added later."""
 
     def __init__(self, nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn):
         self.nodes, self.roots = nodes, set(roots)
-        self.prob = pulp.LpProblem("extract", pulp.LpMinimize)
+        self.costs: list[float] = []
+        self.lower: list[float] = []
+        self.rows: list[tuple[dict[int, float], float, float]] = []
         self.parents: dict[int, set[Key]] = {c: set() for c in nodes}
         for c, ns in nodes.items():
             for n in ns:
                 for ch in n.children:
                     self.parents[ch].add((c, n))
-        self._act: dict[int, Activity] = {}
-        self._x: dict[Key, pulp.LpVariable] = {}
+        self._act: dict[int, int] = {}
+        self._x: dict[Key, int] = {}
         self._resolving: set[int] = set()
         self.cuts = 0
         self._constrain(cost)
         self._cut_two_cycles()
 
     # -- variables, shared where equality is forced ---------------------------------------
-    def activity(self, c: int) -> Activity:
+    def activity(self, c: int) -> int:
+        """The column of class ``c``'s activity, or ROOT."""
         if c not in self._act:
             if c in self.roots:
-                act: Activity = 1
+                act = ROOT
             elif len(self.parents[c]) == 1 and c not in self._resolving:
                 self._resolving.add(c)  # a ring of single parents must not recurse forever
                 act = self.x(*next(iter(self.parents[c])))
                 self._resolving.discard(c)
             else:
-                act = self._binary(f"a{c}")
+                act = self._binary()
             self._act.setdefault(c, act)
         return self._act[c]
 
-    def x(self, c: int, n: ENode) -> pulp.LpVariable:
+    def x(self, c: int, n: ENode) -> int:
         key = (c, n)
         if key not in self._x:
             act = self.activity(c) if len(self.nodes[c]) == 1 and c not in self._resolving else None
-            if isinstance(act, pulp.LpVariable):
+            if act is not None and act != ROOT:
                 self._x.setdefault(key, act)
-            else:
-                low = 1 if isinstance(act, int) else 0  # the only node of a root
-                self._x.setdefault(key, self._binary(f"x{len(self._x)}", low))
+            else:  # the only node of a root is fixed at 1
+                self._x.setdefault(key, self._binary(1.0 if act == ROOT else 0.0))
         return self._x[key]
 
-    def _binary(self, name: str, low: int = 0) -> pulp.LpVariable:
-        # Not LpBinary: PuLP resets its lower bound to 0, and a root's only node is fixed at 1.
-        return self.prob.add_variable(name, lowBound=low, upBound=1, cat=pulp.LpInteger)
+    def _binary(self, low: float = 0.0) -> int:
+        self.costs.append(0.0)
+        self.lower.append(low)
+        return len(self.costs) - 1
+
+    def _row(self, terms: Iterable[tuple[int, float]], low: float, high: float) -> None:
+        coefs: dict[int, float] = {}
+        for col, coef in terms:  # a column may come twice (shared variables)
+            coefs[col] = coefs.get(col, 0.0) + coef
+        self.rows.append(({c: v for c, v in coefs.items() if v}, low, high))
 
     # -- constraints ------------------------------------------------------------------------
     def _constrain(self, cost: CostFn) -> None:
-        prob = self.prob
-        prob += pulp.lpSum(cost(n) * self.x(c, n) for c, ns in self.nodes.items() for n in ns)
         for c, ns in self.nodes.items():
-            if len(ns) > 1 or not self._same(self.x(c, ns[0]), self.activity(c)):
-                prob += pulp.lpSum(self.x(c, n) for n in ns) == self.activity(c)
+            for n in ns:
+                self.costs[self.x(c, n)] += cost(n)
+        for c, ns in self.nodes.items():
+            act = self.activity(c)
+            if len(ns) > 1 or not self._same(self.x(c, ns[0]), act):
+                xs = [(self.x(c, n), 1.0) for n in ns]
+                if act == ROOT:
+                    self._row(xs, 1.0, 1.0)
+                else:
+                    self._row([*xs, (act, -1.0)], 0.0, 0.0)
             # One row per (class, child class), summing the class's nodes that
             # use the child: tighter than a row per node since at most one of
             # them is chosen, and fewer rows.
-            users: dict[int, list[pulp.LpVariable]] = {}
+            users: dict[int, list[int]] = {}
             for n in ns:
                 for ch in set(n.children):
                     users.setdefault(ch, []).append(self.x(c, n))
-            for ch, xs in users.items():
-                act = self.activity(ch)
-                if not isinstance(act, int) and not (len(xs) == 1 and xs[0] is act):
-                    prob += pulp.lpSum(xs) <= act
+            for ch, xs_ in users.items():
+                act_ch = self.activity(ch)
+                if act_ch != ROOT and not (len(xs_) == 1 and xs_[0] == act_ch):
+                    self._row([*((x, 1.0) for x in xs_), (act_ch, -1.0)], -highspy.kHighsInf, 0.0)
 
-    @staticmethod
-    def _same(var: pulp.LpVariable, act: Activity) -> bool:
-        return var is act or (isinstance(act, int) and var.lowBound == 1)
+    def _same(self, col: int, act: int) -> bool:
+        return col == act or (act == ROOT and self.lower[col] == 1.0)
 
     def _cut_two_cycles(self) -> None:
         for c, ns in self.nodes.items():
@@ -134,71 +169,200 @@ class Formulation:
     def add_cut(self, cycle: list[int]) -> None:
         """At most len-1 of the cycle's edges: ci -> c(i+1) through any node of ci."""
         edges = [(c, cycle[(i + 1) % len(cycle)]) for i, c in enumerate(cycle)]
-        self.prob += pulp.lpSum(self.x(c, n) for c, nxt in edges
-                                for n in self.nodes[c] if nxt in n.children) <= len(cycle) - 1
+        self._row(((self.x(c, n), 1.0) for c, nxt in edges for n in self.nodes[c]
+                   if nxt in n.children), -highspy.kHighsInf, len(cycle) - 1.0)
         self.cuts += 1
 
     # -- solutions --------------------------------------------------------------------------
-    def set_start(self, choice: Choice) -> None:
-        for var in self.prob.variables():
-            var.setInitialValue(0, check=False)
+    def start(self, choice: Choice) -> list[float]:
+        """The column values of ``choice`` (a warm start)."""
+        values = [0.0] * len(self.costs)
         for c in chosen_classes(choice, self.roots):
             act = self.activity(c)
-            if not isinstance(act, int):
-                act.setInitialValue(1, check=False)
-            self.x(c, choice[c]).setInitialValue(1, check=False)
+            if act != ROOT:
+                values[act] = 1.0
+            values[self.x(c, choice[c])] = 1.0
+        return values
 
-    def read(self) -> dict[int, ENode] | None:
+    def read(self, values) -> dict[int, ENode] | None:
         """The solver's choice from the roots; None if a needed class chose nothing."""
         choice: dict[int, ENode] = {}
         # reach() asks for a class's successors only after it was yielded: chosen by then
         for c in reach(self.roots, lambda c: choice[c].children):
-            node = max(self.nodes[c], key=lambda n: self.x(c, n).varValue or 0.0)
-            if (self.x(c, node).varValue or 0.0) < 0.5:
+            node = max(self.nodes[c], key=lambda n: values[self.x(c, n)])
+            if values[self.x(c, node)] < 0.5:
                 return None
             choice[c] = node
         return choice
 
 
-class WarmHiGHS(pulp.HiGHS):
-    """PuLP 3.3's HiGHS interface ignores initial values: hand them to setSolution.
-    The time limit is set here, from ``deadline``, so that building the model
-    counts against the budget."""
+@dataclass
+class Round:
+    """One solve: the column values of the solver's best (None: it has none) and why
+    it stopped (STOPS, or "none-better": nothing beats the cutoff, which is proof)."""
 
-    deadline = 0.0
-    stall: float | None = None  # stop when the incumbent has not improved for this long
-    proven = False
-
-    def callSolver(self, lp: pulp.LpProblem) -> None:
-        left = max(self.deadline - time.perf_counter(), 0.01)
-        lp.solverModel.setOptionValue("time_limit", left)
-        if self.stall is not None:
-            self._stop_on_stall(lp.solverModel, self.stall)
-        cols = lp.variables()
-        values = np.zeros(len(cols))
-        for var in cols:
-            values[var.index] = var.varValue or 0.0
-        lp.solverModel.setSolution(len(cols), np.arange(len(cols), dtype=np.int32), values)
-        lp.solverModel.run()
-        self.proven = lp.solverModel.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    values: list[float] | None
+    stop: str
 
 
-    @staticmethod
-    def _stop_on_stall(model, stall: float) -> None:
-        """Proving optimality on a large e-graph can take far longer than finding the
-        optimum (NPB's LU: best found in 3 s, unproven at 30 s); stop the search
-        once the incumbent has not improved for ``stall`` seconds."""
-        last = [time.perf_counter()]
+class HighsEngine:
+    """The formulation in one highspy model; cuts are rows added to it between rounds."""
 
-        def improved(event) -> None:
-            last[0] = time.perf_counter()
+    def __init__(self, form: Formulation):
+        self.form = form
+        with _stdout_silenced():  # the licence banner is printed when the model is made
+            self.h = highspy.Highs()
+        # One thread: accsat may run beside a compiler on a small machine, and branch and
+        # bound is essentially serial.  Gap 0 unless asked: "optimal" means optimal.
+        for name, value in (("output_flag", False), ("threads", 1), ("mip_abs_gap", 0.0)):
+            self.h.setOptionValue(name, value)
+        n = len(form.costs)
+        lp = highspy.HighsLp()
+        lp.num_col_ = n
+        lp.col_cost_ = np.array(form.costs)
+        lp.col_lower_ = np.array(form.lower)
+        lp.col_upper_ = np.ones(n)
+        lp.integrality_ = [highspy.HighsVarType.kInteger] * n
+        self.h.passModel(lp)
+        self.passed = 0
+        self._add_rows()
 
-        def interrupt(event) -> None:
-            if time.perf_counter() - last[0] > stall:
-                event.interrupt()
+    def _add_rows(self) -> None:
+        rows = self.form.rows[self.passed:]
+        if not rows:
+            return
+        starts, index, value = [0], [], []
+        for coefs, _, _ in rows:
+            index += coefs.keys()
+            value += coefs.values()
+            starts.append(len(index))
+        self.h.addRows(len(rows), np.array([lo for _, lo, _ in rows]),
+                       np.array([hi for _, _, hi in rows]), len(index),
+                       np.array(starts[:-1], dtype=np.int32), np.array(index, dtype=np.int32),
+                       np.array(value, dtype=float))
+        self.passed = len(self.form.rows)
 
-        model.cbMipImprovingSolution.subscribe(improved)
-        model.cbMipInterrupt.subscribe(interrupt)
+    def solve(self, best: float, deadline: float, stall: float | None, gap: float) -> Round:
+        self._add_rows()
+        h = self.h
+        h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 0.01))
+        h.setOptionValue("mip_rel_gap", gap)
+        h.setOptionValue("objective_bound", best - MARGIN)
+        stalled = _stop_on_stall(h, stall) if stall is not None else [False]
+        try:
+            self.run_model()
+        finally:  # this round's callbacks only
+            for callback in (h.cbMipInterrupt, h.cbSimplexInterrupt, h.cbMipImprovingSolution):
+                callback.clear()
+        status, info = h.getModelStatus(), h.getInfo()
+        S = highspy.HighsModelStatus
+        values = list(h.getSolution().col_value) if info.primal_solution_status == 2 else None
+        if status in (S.kInfeasible, S.kObjectiveBound) and values is None:
+            return Round(None, "none-better")
+        if status == S.kOptimal:
+            return Round(values, "gap" if info.mip_gap > 1e-9 else "optimal")
+        if status == S.kTimeLimit:
+            return Round(values, "time-limit")
+        if status == S.kInterrupt and stalled[0]:
+            return Round(values, "stalled")
+        return Round(values, "failed")
+
+    def run_model(self) -> None:
+        """HiGHS at work: Ctrl-C waits for it to return (and stops it at a callback)."""
+        with _stdout_silenced(), _ctrl_c_deferred() as hit:
+            _stop_on_ctrl_c(self.h, hit)
+            self.h.run()
+
+
+def _stop_on_stall(model, stall: float) -> list[bool]:
+    """Proving optimality on a large e-graph can take far longer than finding the
+    optimum (NPB's LU: best found in 3 s, unproven at 30 s); stop the search
+    once its best has not improved for ``stall`` seconds.  The flag says it did."""
+    last, stopped = [time.perf_counter()], [False]
+
+    def improved(event) -> None:
+        last[0] = time.perf_counter()
+
+    def interrupt(event) -> None:
+        if time.perf_counter() - last[0] > stall:
+            stopped[0] = True
+            event.interrupt()
+
+    model.cbMipImprovingSolution.subscribe(improved)
+    model.cbMipInterrupt.subscribe(interrupt)
+    return stopped
+
+
+class CbcEngine:
+    """The formulation through PuLP to its bundled CBC, warm-started from the best known."""
+
+    def __init__(self, form: Formulation):
+        self.form = form
+
+    def solve(self, best_choice: Choice, deadline: float, gap: float) -> Round:
+        import pulp
+
+        form = self.form
+        prob = pulp.LpProblem("extract", pulp.LpMinimize)
+        cols = [prob.add_variable(f"x{i}", lowBound=low, upBound=1, cat=pulp.LpInteger)
+                for i, low in enumerate(form.lower)]
+        prob += pulp.lpSum(c * v for c, v in zip(form.costs, cols, strict=True) if c)
+        for coefs, low, high in form.rows:
+            expr = pulp.LpAffineExpression([(cols[i], v) for i, v in coefs.items()])
+            if low == high:
+                prob += expr == low
+            else:
+                prob += expr <= high
+        for col, value in zip(cols, form.start(best_choice), strict=True):
+            col.setInitialValue(value, check=False)
+        with warnings.catch_warnings():
+            # PuLP 3.3 deprecates its bundled CBC for 4.0 (pinned <4); it is the CBC we have.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            engine = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(deadline - time.perf_counter(),
+                                                                0.01),
+                                       warmStart=True, threads=1, gapRel=gap)
+        try:
+            with _stdout_silenced():
+                prob.solve(engine)
+        except (pulp.PulpSolverError, OSError):  # e.g. CBC's binary missing or not runnable
+            return Round(None, "failed")
+        if prob.sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
+            return Round(None, "failed")
+        values = [col.varValue or 0.0 for col in cols]
+        return Round(values, "optimal" if prob.sol_status == pulp.LpSolutionOptimal
+                     else "time-limit")
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[list[int]]:
+    """Ctrl-C while HiGHS runs is recorded, and raised again once the solve has returned.
+
+    A KeyboardInterrupt raised inside a highspy callback is lost in HiGHS's C++ (the solve
+    just ends and the caller goes on: ``rewrite -o`` wrote its file) or comes back as
+    another error. Only the main thread can handle signals; an ignored SIGINT stays so."""
+    hit: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous in (
+            signal.SIG_IGN, None):
+        yield hit
+        return
+    signal.signal(signal.SIGINT, lambda signum, _frame: hit.append(signum))
+    try:
+        yield hit
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if hit:  # to whatever handled it before: Python's default raises KeyboardInterrupt
+            signal.raise_signal(signal.SIGINT)
+
+
+def _stop_on_ctrl_c(model, hit: list[int]) -> None:
+    """Stop the solve at its next callback once Ctrl-C was recorded."""
+    def interrupt(event) -> None:
+        if hit:
+            event.interrupt()
+
+    model.cbMipInterrupt.subscribe(interrupt)
+    model.cbSimplexInterrupt.subscribe(interrupt)
 
 
 @contextlib.contextmanager
@@ -226,63 +390,46 @@ def _stdout_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-def run_solver(prob: pulp.LpProblem, solver: str, deadline: float,
-               stall: float | None = None) -> tuple[bool, bool]:
-    """(has a solution, proven optimal).  Proof comes from the solver's own
-    status: PuLP labels a time-limited incumbent "Optimal" too."""
-    seconds = max(deadline - time.perf_counter(), 0.01)
-    # One thread: accsat may run beside a compiler on a small machine, and both
-    # solvers' branch and bound is essentially serial.  Gap 0: "optimal" means optimal.
-    if solver == "highs":
-        engine = WarmHiGHS(msg=False, threads=1, gapRel=0.0)
-        engine.deadline = deadline
-        engine.stall = stall
-    elif solver == "cbc":
-        with warnings.catch_warnings():
-            # PuLP 3.3 deprecates its bundled CBC for 4.0 (pinned <4); it is the CBC we have.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            engine = pulp.PULP_CBC_CMD(msg=False, timeLimit=seconds, warmStart=True, threads=1,
-                                       gapRel=0.0)
-    else:
-        raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-    try:
-        with _stdout_silenced():
-            prob.solve(engine)
-    except (pulp.PulpSolverError, OSError):  # e.g. CBC's binary missing or not runnable
-        return False, False
-    found = prob.sol_status in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible)
-    proven = engine.proven if solver == "highs" else prob.sol_status == pulp.LpSolutionOptimal
-    return found, found and proven
-
 
 def solve(nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn, start: Choice,
-          deadline: float, solver: str = "highs", stall: float | None = None) -> IlpOutcome:
+          deadline: float, solver: str = "highs", stall: float | None = None,
+          gap: float = 0.0) -> IlpOutcome:
     """Best acyclic choice the ILP finds before ``deadline`` (time.perf_counter()),
-    never worse than ``start``."""
+    never worse than ``start``; it stops early at the relative ``gap`` and after
+    ``stall`` seconds without a better choice."""
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(SOLVERS)}")
     form = Formulation(nodes, roots, cost)
     best, best_cost = dict(start), dag_cost(start, roots, cost)
     out = IlpOutcome(best, best_cost, proven=False, from_ilp=False, rounds=0, cuts=0)
+    engine = HighsEngine(form) if solver == "highs" else CbcEngine(form)
     while deadline - time.perf_counter() > 0.05:
-        form.set_start(out.choice)
-        found, proven = run_solver(form.prob, solver, deadline, stall)
+        if isinstance(engine, HighsEngine):
+            step = engine.solve(out.cost, deadline, stall, gap)
+        else:
+            step = engine.solve(out.choice, deadline, gap)
         out.rounds += 1
-        choice = form.read() if found else None
+        out.stop = step.stop
+        if step.stop == "none-better":  # proof that the best known is optimal
+            out.proven, out.stop = True, "optimal"
+            break
+        choice = form.read(step.values) if step.values is not None else None
         if choice is None:
             break
         cycles = find_cycles(choice, roots)
-        log.debug("ILP round %d (%s): cost %g, proven %s, %d cycles, %.2f s left", out.rounds,
-                  solver, dag_cost(choice, roots, cost), proven, len(cycles),
+        log.debug("ILP round %d (%s): cost %g, %s, %d cycles, %.2f s left", out.rounds,
+                  solver, dag_cost(choice, roots, cost), step.stop, len(cycles),
                   deadline - time.perf_counter())
         if not cycles:
             _offer(out, choice, roots, cost)
             # Cuts only remove cyclic points, so an acyclic optimum is the true one.
-            out.proven = proven and dag_cost(choice, roots, cost) <= out.cost + 1e-6
+            out.proven = step.stop == "optimal" and dag_cost(choice, roots, cost) <= out.cost + MARGIN
             break
         _cut(form, cycles)
         fixed = repair(choice, out.choice, nodes, roots, cost)
         if fixed is not None:
             _offer(out, fixed, roots, cost)
-        if not proven:  # out of time with a cyclic incumbent
+        if step.stop not in ("optimal", "gap"):  # stopped with a cyclic incumbent
             break
     out.cuts = form.cuts
     return out
@@ -301,5 +448,5 @@ def _rotate(cycle: list[int]) -> list[int]:
 
 def _offer(out: IlpOutcome, choice: dict[int, ENode], roots: list[int], cost: CostFn) -> None:
     value = dag_cost(choice, roots, cost)
-    if value <= out.cost + 1e-6:
+    if value <= out.cost + MARGIN:
         out.choice, out.cost, out.from_ilp = choice, value, True

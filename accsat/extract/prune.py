@@ -14,6 +14,7 @@ Every step keeps at least one optimal acyclic choice:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 
 from accsat.egraph.graph import EGraph, ENode, all_children, reach
 from accsat.extract.dag import CostFn
@@ -33,6 +34,7 @@ class Pruned:
 
 def candidates(egraph: EGraph, roots: list[int], cost: CostFn, bound: float) -> Pruned:
     """Candidates for the ILP, given ``bound``, the cost of a known solution."""
+    cost = cache(cost)  # the bounds ask for the same nodes' costs sweep after sweep
     live = egraph.reachable(roots)
     nodes = {c: [n for n in egraph.classes[c] if c not in n.children] for c in live}
     better: dict[tuple[int, ENode], ENode] = {}
@@ -42,8 +44,10 @@ def candidates(egraph: EGraph, roots: list[int], cost: CostFn, bound: float) -> 
         size = sum(len(ns) for ns in nodes.values())
         nodes = _extractable(nodes)
         cheapest = {c: min(map(cost, ns)) for c, ns in nodes.items()}
-        lb = _lower_bounds(nodes, cost, cheapest)
-        nodes = {c: [n for n in ns if _node_bound(n, lb, cheapest, cost) <= bound + 1e-6]
+        shapes = _shapes(nodes, cost, cheapest)
+        lb = _lower_bounds(shapes)
+        nodes = {c: [n for n, shape in zip(ns, shapes[c], strict=True)
+                     if _node_bound(shape, lb) <= bound + 1e-6]
                  for c, ns in nodes.items()}
         nodes = _reachable(nodes, roots)
         if sum(len(ns) for ns in nodes.values()) == size:
@@ -79,27 +83,51 @@ def _extractable(nodes: dict[int, list[ENode]]) -> dict[int, list[ENode]]:
             for c, ns in nodes.items() if c in ok}
 
 
-def _lower_bounds(nodes: dict[int, list[ENode]], cost: CostFn, cheapest: dict[int, float],
-                  sweeps: int = 30) -> dict[int, float]:
+# A node as the bounds see it: its cost, its distinct child classes, and its cost
+# plus the cheapest node of each of them (a floor that does not change between sweeps).
+Shape = tuple[float, tuple[int, ...], float]
+
+
+def _shapes(nodes: dict[int, list[ENode]], cost: CostFn,
+            cheapest: dict[int, float]) -> dict[int, list[Shape]]:
+    out: dict[int, list[Shape]] = {}
+    for c, ns in nodes.items():
+        out[c] = []
+        for n in ns:
+            kids = tuple(set(n.children))
+            out[c].append((cost(n), kids, cost(n) + sum(cheapest[k] for k in kids)))
+    return out
+
+
+def _lower_bounds(shapes: dict[int, list[Shape]], sweeps: int = 30) -> dict[int, float]:
     """Lower bound of the DAG cost of each class, iterated up from zero
-    (every iterate is a valid bound, so stopping early is safe)."""
-    lb = dict.fromkeys(nodes, 0.0)
+    (every iterate is a valid bound, so stopping early is safe).  A sweep computes
+    again only the classes with a child whose bound the last sweep changed: the
+    others would get the same value."""
+    lb = dict.fromkeys(shapes, 0.0)
+    users: dict[int, set[int]] = {c: set() for c in shapes}
+    for c, ns in shapes.items():
+        for _, kids, _ in ns:
+            for k in kids:
+                users[k].add(c)
+    todo = set(shapes)
     for _ in range(sweeps):
-        new = {c: min(_node_bound(n, lb, cheapest, cost) for n in ns) for c, ns in nodes.items()}
-        if new == lb:
+        new = {c: min(_node_bound(shape, lb) for shape in shapes[c]) for c in todo}
+        changed = [c for c, value in new.items() if value != lb[c]]
+        if not changed:
             break
-        lb = new
+        lb.update((c, new[c]) for c in changed)
+        todo = {u for c in changed for u in users[c]}
     return lb
 
 
-def _node_bound(node: ENode, lb: dict[int, float], cheapest: dict[int, float],
-                cost: CostFn) -> float:
+def _node_bound(shape: Shape, lb: dict[int, float]) -> float:
     """The sub-DAG holds the node, each child's sub-DAG (they may overlap, hence
     the max) and each distinct child class once (hence the sum of minima)."""
-    kids = set(node.children)
+    own, kids, floor = shape
     if not kids:
-        return cost(node)
-    return cost(node) + max(max(lb[k] for k in kids), sum(cheapest[k] for k in kids))
+        return own
+    return max(own + max(lb[k] for k in kids), floor)
 
 
 def _reachable(nodes: dict[int, list[ENode]], roots: list[int]) -> dict[int, list[ENode]]:

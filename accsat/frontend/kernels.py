@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from . import directives
+from .depth import too_deep
 from .directives import Directive
+from .preprocess import marker_file
 from .source_map import BodySpan, SourceMap
 from .symbols import FileSymbols, Scope, Symbol
 
@@ -186,27 +188,24 @@ def _line(node: c_ast.Node) -> int:
 
 
 def _file(node: c_ast.Node) -> str:
-    return node.coord.file if node.coord else ""
+    return marker_file(node.coord.file) if node.coord and node.coord.file else ""
 
 
-class _AddressTaken(c_ast.NodeVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        if node.op == "&":
+def _address_taken(body: c_ast.Node) -> set[str]:
+    """Names whose address ``&`` takes somewhere in ``body`` (iterative: an expression
+    may be thousands of terms deep)."""
+    names: set[str] = set()
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, c_ast.UnaryOp) and node.op == "&":
             target = node.expr
             while isinstance(target, (c_ast.StructRef, c_ast.ArrayRef)):
                 target = target.name
             if isinstance(target, c_ast.ID):
-                self.names.add(target.name)
-        self.generic_visit(node)
-
-
-def _address_taken(body: c_ast.Node) -> set[str]:
-    v = _AddressTaken()
-    v.visit(body)
-    return v.names
+                names.add(target.name)
+        stack.extend(child for _, child in node.children())
+    return names
 
 
 def find_kernels(
@@ -226,6 +225,8 @@ def find_kernels(
                          key=lambda f: f.coord.column)
         nth = next(i for i, f in enumerate(on_line) if f is node)
         span = source.loop_body(line, nth, len(on_line))
+        if not isinstance(span, str):
+            span = too_deep(node) or span  # deeper than our recursive stages go safely
         assert loop.scope is not None
         kernels.append(Kernel(node, loop.scope, function, construct, line, span, taken))
     kernels.sort(key=lambda k: (k.line, k.loop.coord.column))

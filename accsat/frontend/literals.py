@@ -148,8 +148,10 @@ def format_float(value: float, t: Scalar) -> str | None:
 
 
 def _shortest_f32(value: float) -> str:
+    """Fewest significant digits that read back as ``value`` in float, written as
+    Python writes a double (10.0, 0.1, 1e+20: never 1e+01)."""
     for digits in range(1, 18):
         text = f"{value:.{digits}g}"
         if to_f32(float(text)) == value:
-            return text
+            return repr(float(text))
     return repr(value)

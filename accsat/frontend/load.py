@@ -17,6 +17,7 @@ from pathlib import Path
 from pycparser import c_ast
 
 from ..errors import AccsatError
+from .depth import deep_recursion
 from .kernels import Kernel, find_kernels
 from .parse import parse
 from .preprocess import PreprocessOptions, preprocess
@@ -41,10 +42,13 @@ class LoadedFile:
 
 
 def read_source(path: Path) -> str:
+    """The file's text exactly as its bytes are: undecodable bytes as surrogates
+    (``surrogateescape``), line ends untranslated, so what is not rewritten is written
+    back byte for byte."""
     try:
-        return path.read_text()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise AccsatError(f"cannot read: {exc}", str(path)) from None
+        return path.read_bytes().decode("utf-8", "surrogateescape")
+    except OSError as exc:
+        raise AccsatError(f"cannot read: {exc.strerror or exc}", str(path)) from None
 
 
 def defined_functions(ast: c_ast.FileAST) -> frozenset[str]:
@@ -71,9 +75,13 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
     if hit is not None:
         _cache.move_to_end(key)
         return replace(hit, seconds=time.perf_counter() - start)
-    ast = parse(pre, str(path))
     source = SourceMap(text)
-    kernels, symbols = find_kernels(ast, source, main)
+    with deep_recursion():
+        ast = parse(pre, str(path))
+        try:
+            kernels, symbols = find_kernels(ast, source, main)
+        except RecursionError:  # statements or declarations deeper than the stack allows
+            raise AccsatError("nested too deeply to read its declarations", main) from None
     loaded = LoadedFile(path, text, ast, source, kernels, symbols, defined_functions(ast),
                         time.perf_counter() - start)
     if cache:

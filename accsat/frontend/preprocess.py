@@ -9,6 +9,8 @@ into their standard spelling.
 
 from __future__ import annotations
 
+import functools
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -43,15 +45,20 @@ def command(path: Path, opts: PreprocessOptions) -> list[str]:
 
 
 def preprocess(path: Path, opts: PreprocessOptions | None = None) -> str:
-    """Return the preprocessed text of ``path`` (with line markers)."""
+    """Return the preprocessed text of ``path`` (with line markers).
+
+    Bytes that are not UTF-8 (a Latin-1 string literal, binary garbage) come through
+    as surrogates (``surrogateescape``): encoded back the same way, they are the same
+    bytes again. No newline translation either: offsets match the file's own bytes.
+    """
     opts = opts or PreprocessOptions()
     try:
-        proc = subprocess.run(command(path, opts), capture_output=True, text=True, check=False)
+        proc = subprocess.run(command(path, opts), capture_output=True, check=False)
     except OSError as exc:
         raise AccsatError(f"cannot run the C preprocessor {opts.cpp!r}: {exc}", str(path)) from None
     if proc.returncode != 0:
-        raise _cpp_error(proc.stderr, path)
-    return proc.stdout
+        raise _cpp_error(proc.stderr.decode("utf-8", "replace"), path)
+    return proc.stdout.decode("utf-8", "surrogateescape")
 
 
 def _cpp_error(stderr: str, path: Path) -> AccsatError:
@@ -63,3 +70,31 @@ def _cpp_error(stderr: str, path: Path) -> AccsatError:
             return AccsatError(f"preprocessor: {msg}", parts[0], int(parts[1]))
     first = stderr.strip().splitlines()[0] if stderr.strip() else "the preprocessor failed"
     return AccsatError(f"preprocessor: {first}", str(path))
+
+
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)", re.DOTALL)
+_SIMPLE = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+
+
+@functools.lru_cache(maxsize=256)
+def marker_file(spelled: str) -> str:
+    """The file name a line marker names, as the file system spells it.
+
+    cpp writes it as a C string: ``"``, ``\\`` and a newline escaped (gcc), other
+    bytes perhaps in octal (clang); pycparser keeps the text between the quotes as it
+    is. Octal escapes are bytes, read back as ``os.fsdecode`` would (surrogateescape).
+    """
+    if "\\" not in spelled:
+        return spelled
+    out = bytearray()
+    pos = 0
+    for m in _ESCAPE.finditer(spelled):
+        out += spelled[pos : m.start()].encode("utf-8", "surrogateescape")
+        e = m.group(1)
+        if e[0] in "01234567":
+            out.append(int(e, 8) & 0xFF)
+        else:
+            out += _SIMPLE.get(e, e).encode("utf-8", "surrogateescape")
+        pos = m.end()
+    out += spelled[pos:].encode("utf-8", "surrogateescape")
+    return out.decode("utf-8", "surrogateescape")

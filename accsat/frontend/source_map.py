@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 _TOKEN = re.compile(
     r"""
-    (?P<ws>[ \t\f\v\r]+|\\\n)
+    (?P<ws>[ \t\f\v\r]+|\\\r?\n)
   | (?P<nl>\n)
   | (?P<comment>//(?:[^\n\\]|\\.)*|/\*.*?\*/)
   | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
@@ -67,8 +67,8 @@ def _directive_end(text: str, pos: int) -> int:
     i = pos
     while i < len(text):
         c = text[i]
-        if c == "\\" and text.startswith("\n", i + 1):
-            i += 2
+        if c == "\\" and text.startswith(("\n", "\r\n"), i + 1):  # a continuation
+            i += 3 if text[i + 1] == "\r" else 2
         elif c == "\n":
             return i
         elif text.startswith("/*", i):

@@ -28,7 +28,7 @@ from .memory import (
     scale_poly,
     var_poly,
 )
-from .state import BuilderState, LeafInfo
+from .state import BuilderState, LeafInfo, Site
 
 # C binary operator -> op; && and || short-circuit, rv_BinaryOp lowers them.
 _BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
@@ -235,13 +235,16 @@ class ExpressionBuilder(BuilderState):
     def load_or_value(self, addr: Addr | None, node: c_ast.Node) -> int:
         return self.rvalue(node) if addr is None else self.read(addr)
 
-    def read(self, addr: Addr) -> int:
-        """The value of a memory lvalue (arrays decay to their address)."""
+    def read(self, addr: Addr, site: c_ast.Node | None = None) -> int:
+        """The value of a memory lvalue (arrays decay to their address); ``site``, the
+        subscript or dereference that reads it, is noted for ``accsat advise``."""
         if isinstance(addr.ctype, ct.Array):
             return self.address_of(addr, ct.Pointer(addr.ctype.of))
         if isinstance(addr.ctype, (ct.Struct, ct.Func, ct.Void)):
             raise Unsupported(f"value of type {addr.ctype}")
         access = self.access(addr)
+        if site is not None:
+            self.sites.append(Site("load", site, access, self.ctx))
         how, found = self.mem.lookup(access)
         if how == "forward" and found is not None:
             self.account("Load", addr.ctype)
@@ -298,7 +301,7 @@ class ExpressionBuilder(BuilderState):
     def rv_ArrayRef(self, node: c_ast.Node) -> int:
         addr = self.designate(node)
         assert addr is not None
-        return self.read(addr)
+        return self.read(addr, node)
 
     rv_StructRef = rv_ArrayRef
 
@@ -323,7 +326,7 @@ class ExpressionBuilder(BuilderState):
         if op in ("++", "--", "p++", "p--"):
             return self.increment(node)
         if op == "*":
-            return self.read(self.deref_addr(node.expr))
+            return self.read(self.deref_addr(node.expr), node)
         if op == "&":
             addr = self.designate(node.expr)
             if addr is None:
@@ -423,24 +426,24 @@ class ExpressionBuilder(BuilderState):
         target = self.lvalue(node.lvalue)
         rhs = self.rvalue(node.rvalue)
         if node.op != "=":
-            old = self.current(target)
+            old = self.current(target, node.lvalue)
             rhs = self.arith(node.op[:-1], old, rhs)
         return self.assign(target, rhs, node)
 
     def increment(self, node: c_ast.UnaryOp) -> int:
         self.no_side_effects_here("increment")
         target = self.lvalue(node.expr)
-        old = self.current(target)
+        old = self.current(target, node.expr)
         one = self.const("1", ct.INT)
         new = self.arith("+" if "+" in node.op else "-", old, one)
         stored = self.assign(target, new, node)
         return old if node.op.startswith("p") else stored
 
-    def current(self, target: LValue) -> int:
+    def current(self, target: LValue, site: c_ast.Node) -> int:
         if isinstance(target, VarLV):
             self.account("Var", target.sym.type)
             return self.read_var(target.sym)
-        return self.read(target)
+        return self.read(target, site)
 
     def assign(self, target: LValue, value: int, node: c_ast.Node, decl: str | None = None) -> int:
         line = node.coord.line if node.coord else self.line
@@ -455,7 +458,10 @@ class ExpressionBuilder(BuilderState):
             raise Unsupported(f"assignment of type {target.ctype}")
         value = self.convert(value, target.ctype)
         pos = self.next_pos()
-        self.memory_event("store", pos, access=self.access(target), value=value)
+        access = self.access(target)
+        lvalue = node.lvalue if isinstance(node, c_ast.Assignment) else node.expr
+        self.sites.append(Site("store", lvalue, access, self.ctx))
+        self.memory_event("store", pos, access=access, value=value)
         self.emit(ir.Store(target.template, target.base, tuple(target.indices), value, pos, line))
         return value
 

@@ -12,7 +12,7 @@ from ..errors import Unsupported
 from ..frontend import ctypes as ct
 from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Scope, Symbol
-from ..ops import ARITHMETIC, MEMORY
+from ..ops import ARITHMETIC, FOLDABLE, MEMORY
 from . import ir
 from .memory import Access, MemoryLog
 from .terms import Term, TermTable, type_text
@@ -48,6 +48,28 @@ class LeafInfo:
 
 
 @dataclass
+class Site:
+    """A memory access as written, for ``accsat advise``: the C expression naming the
+    location (a pycparser node: its text and line), where it points, its block context."""
+
+    kind: str  # "load" | "store"
+    node: object
+    access: Access
+    ctx: str
+
+
+@dataclass(eq=False)
+class Origin:
+    """The C statement (a pycparser node) that some statements of a block come from,
+    and what it costs as written (an if: its condition; a loop or block: nothing of
+    its own), so that codegen can print it as written when its computation is unchanged."""
+
+    node: object
+    cost: float
+    synthetic: bool = False  # a block accsat made (the statements after a break)
+
+
+@dataclass
 class Stats:
     statements: int = 0
     loads: int = 0  # memory reads as written
@@ -69,6 +91,8 @@ class SSAKernel:
     stats: Stats
     roots: list[int] = field(default_factory=list)  # term ids the statements use
     names: set[str] = field(default_factory=set)  # identifiers used in the body
+    sites: list[Site] = field(default_factory=list)  # every memory access as written
+    origins: dict[int, Origin] = field(default_factory=dict)  # statement pos -> where from
 
 
 class BuilderState:
@@ -97,6 +121,10 @@ class BuilderState:
         self.line = kernel.line
         self.decl_pos: dict[int, float] = {}
         self.decl_ctx: dict[int, str] = {}
+        self.constants: set[int] = set()  # constant expressions (literals and folds of them)
+        self.origins: dict[int, Origin] = {}
+        self.head_costs: dict[int, float] = {}  # id(if/loop node) -> cost of its own header
+        self.sites: list[Site] = []
 
     # -- positions and contexts -----------------------------------------------------------
     def next_pos(self) -> int:
@@ -128,8 +156,16 @@ class BuilderState:
     def mk(self, op: str, ctype: ct.CType | None, args: tuple[int, ...] = (),
            attrs: tuple[str, ...] = (), operand: ct.CType | None = None, count: bool = True) -> int:
         """The term ``op(args)``; reuses one made in a dominating context when it must stay put."""
-        if count:
-            self.account(op, ctype)
+        constant = op == "Const" or self.constant_args(op, args)
+        if count and not constant:
+            self.account(op, ctype)  # an operation on constants is the compiler's to fold
+        tid = self._mk(op, ctype, args, attrs, operand)
+        if constant:
+            self.constants.add(tid)
+        return tid
+
+    def _mk(self, op: str, ctype: ct.CType | None, args: tuple[int, ...],
+            attrs: tuple[str, ...], operand: ct.CType | None) -> int:
         if not needs_ctx(op, ctype, operand):
             return self.terms.add(op, ctype, "", attrs, args)
         text = type_text(ctype) if ctype is not None else ""
@@ -138,6 +174,10 @@ class BuilderState:
             if found is not None:
                 return found
         return self.terms.add(op, ctype, self.ctx, attrs, args)
+
+    def constant_args(self, op: str, args: tuple[int, ...]) -> bool:
+        """A foldable operation whose arguments are all constant expressions."""
+        return op in FOLDABLE and bool(args) and all(a in self.constants for a in args)
 
     def account(self, op: str, ctype: ct.CType | None) -> None:
         self.stats.cost += self.op_cost(op, "" if ctype is None else str(ctype))

@@ -18,7 +18,7 @@ from ..frontend.symbols import FileSymbols, Symbol
 from . import ir
 from .expressions import ExpressionBuilder, VarLV
 from .memory import ANYWHERE, Region
-from .state import SSAKernel
+from .state import Origin, SSAKernel
 
 _GEN = c_generator.CGenerator()
 _INCDEC = ("++", "--", "p++", "p--")
@@ -38,26 +38,38 @@ class SSABuilder(ExpressionBuilder):
         self.statements(items)
         roots = _roots(self.block)
         return SSAKernel(self.terms, self.block, self.ctx_parent, self.inline_ctxs, self.leaves,
-                         self.assigns, self.loops, self.stats, roots, self.names)
+                         self.assigns, self.loops, self.stats, roots, self.names, self.sites,
+                         self.origins)
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
         for k, item in enumerate(items):
+            first, cost = len(self.block.stmts), self.stats.cost
             try:
                 self.statement(item)
             except Unsupported as exc:
                 if exc.line is None and item.coord is not None:
                     exc.line = item.coord.line
                 raise
+            self.note_origin(item, first, self.head_costs.get(id(item), self.stats.cost - cost))
             rest = items[k + 1:]
             if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) \
                     and _may_jump_out(item):
                 # What follows runs only on the paths that did not break or continue:
                 # a block of its own, so nothing in it is computed before the jump.
+                first = len(self.block.stmts)
                 self.braced(c_ast.Compound(rest, item.coord))
+                self.note_origin(None, first, 0.0, synthetic=True)
                 return
 
+    def note_origin(self, node: c_ast.Node | None, first: int, cost: float,
+                    synthetic: bool = False) -> None:
+        origin = Origin(node, cost, synthetic)
+        for stmt in self.block.stmts[first:]:
+            self.origins[stmt.pos] = origin
+
     def braced(self, node: c_ast.Compound) -> None:
+        self.head_costs[id(node)] = 0.0
         pos = self.next_pos()
         block = self.sub_block(node)
         line = node.coord.line if node.coord else self.line
@@ -172,7 +184,9 @@ class SSABuilder(ExpressionBuilder):
 
     def st_If(self, node: c_ast.If) -> None:
         self.calls_first(node.cond)
+        cost = self.stats.cost
         cond = self.rvalue(node.cond)
+        self.head_costs[id(node)] = self.stats.cost - cost
         pos = self.next_pos()
         env0, head0 = dict(self.env), self.mem.head
         then = self.sub_block(node.iftrue)
@@ -215,6 +229,7 @@ class SSABuilder(ExpressionBuilder):
         self.loop(node, "do", f"while ({_GEN.visit(node.cond)});", [node.cond])
 
     def loop(self, node: c_ast.Node, header: str, trailer: str, header_parts: list) -> None:
+        self.head_costs[id(node)] = 0.0  # the header is printed as written
         for part in header_parts:
             if part is not None:
                 self.check_header(part)
@@ -289,7 +304,7 @@ class SSABuilder(ExpressionBuilder):
         return regions, False
 
     def region_of(self, target: c_ast.Node) -> Region | None:
-        root = _root_name(target)
+        root = root_name(target)
         sym = self.scope.lookup(root) if root else None
         if sym is None:
             return None
@@ -339,7 +354,9 @@ def _walk(node: c_ast.Node):
         yield from _walk(child)
 
 
-def _root_name(node: c_ast.Node) -> str | None:
+def root_name(node: c_ast.Node) -> str | None:
+    """The variable an lvalue or access path starts from: ``u`` in ``u[k][j][i]``,
+    ``p`` in ``*(p + i)`` and ``p->x`` (also used by ``accsat advise``)."""
     while True:
         if isinstance(node, c_ast.ID):
             return node.name
@@ -348,8 +365,8 @@ def _root_name(node: c_ast.Node) -> str | None:
         elif isinstance(node, c_ast.UnaryOp) and node.op == "*" or isinstance(node, c_ast.Cast):
             node = node.expr
         elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-            left = _root_name(node.left)
-            return left if left is not None else _root_name(node.right)
+            left = root_name(node.left)
+            return left if left is not None else root_name(node.right)
         else:
             return None
 

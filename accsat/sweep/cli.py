@@ -3,18 +3,22 @@ and running a sweep to its outputs (partial ones on Ctrl-C)."""
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 from collections.abc import Callable
 
 import click
 
+from ..cliparams import Seconds
 from ..options import CONFIGS
 from .cache import Busy
 from .cells import Cell, check_variants, split_list
 from .compilers import Compiler
 from .engine import Interrupted, Sweep
+from .executor import Detached, ExecutorError
 from .results import Result
+from .slurm import SlurmOptions, executor_for
 
 
 def common_sweep_options(f):
@@ -32,10 +36,10 @@ def common_sweep_options(f):
                      help="cells built at once (runs are always one at a time, alone)"),
         click.option("--out", "out", default=None, type=click.Path(file_okay=False),
                      help="output folder (results, plots, cells cache)"),
-        click.option("--timeout", default=900.0, show_default=True,
+        click.option("--timeout", default=900.0, show_default=True, type=Seconds(positive=True),
                      help="seconds per run before it counts as a timeout"),
         click.option("--build-timeout", default=3600.0, show_default=True,
-                     help="seconds per build"),
+                     type=Seconds(positive=True), help="seconds per build"),
         click.option("--force", is_flag=True, help="redo every cell (ignore the cache)"),
         click.option("--retry-failed", is_flag=True,
                      help="redo cached cells that failed (build, run, verification)"),
@@ -47,6 +51,46 @@ def common_sweep_options(f):
     for d in reversed(decorators):
         f = d(f)
     return f
+
+
+def executor_options(f):
+    """``--executor local|slurm`` and the Slurm options (docs/harness.md). The command
+    gets them as one argument, ``executor``: ``executor(out_dir, jobs)`` is its Executor."""
+    decorators = [
+        click.option("--executor", "executor_kind", type=click.Choice(["local", "slurm"]),
+                     default="local", show_default=True,
+                     help="where cells run: this machine, or a Slurm job array"),
+        click.option("--partition", help="[slurm] partition (sbatch --partition)"),
+        click.option("--account", help="[slurm] account to charge"),
+        click.option("--time", "time_limit", metavar="TIME",
+                     help="[slurm] time limit per cell (sbatch --time: MIN, H:MM:SS, D-HH)"),
+        click.option("--gpus-per-task", type=click.IntRange(0), help="[slurm] GPUs per cell"),
+        click.option("--constraint", help="[slurm] node features (sbatch --constraint)"),
+        click.option("--max-jobs", type=click.IntRange(1),
+                     help="[slurm] cells running at once (the job array's %N)"),
+        click.option("--sbatch-arg", "sbatch_args", multiple=True, metavar="ARG",
+                     help="[slurm] any other sbatch option, one word each "
+                          "(--sbatch-arg=--exclusive); repeatable"),
+        click.option("--build-where", type=click.Choice(["job", "local"]), default="job",
+                     show_default=True, help="[slurm] build in each job, or here before "
+                                             "submitting (--jobs at once)"),
+        click.option("--detach", is_flag=True,
+                     help="[slurm] submit, print the job id and return; the same command "
+                          "again collects"),
+    ]
+
+    @functools.wraps(f)
+    def command(*args, executor_kind, **kwargs):
+        names = SlurmOptions.__dataclass_fields__
+        options = SlurmOptions(**{k: kwargs.pop(k) for k in names})
+        if executor_kind == "local" and options.given():
+            raise click.UsageError(f"{', '.join(options.given())}: only with --executor slurm")
+        kwargs["executor"] = functools.partial(executor_for, executor_kind, options)
+        return f(*args, **kwargs)
+
+    for d in reversed(decorators):
+        command = d(command)
+    return command
 
 
 def parse_compilers(text: str) -> dict[str, Compiler]:
@@ -86,6 +130,14 @@ def finish(sweep: Sweep, cells: list[Cell],
         results = sweep.run(cells)
     except Busy as exc:
         raise click.ClickException(f"{exc}; wait for it or give another --out") from None
+    except ExecutorError as exc:
+        raise click.ClickException(str(exc)) from None
+    except Detached as detached:  # stdout: the job id(s), for scripts
+        click.echo(" ".join(detached.jobs))
+        click.echo(f"detached: {detached.waiting} cells in Slurm job(s) "
+                   f"{', '.join(detached.jobs)}, {len(detached.results)} of {len(cells)} done; "
+                   "run the same command again to collect", err=True)
+        return detached.results
     except Interrupted as stop:
         write(stop.results)
         click.echo(f"interrupted: {len(stop.results)} of {len(cells)} cells done and cached; "

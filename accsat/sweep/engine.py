@@ -22,11 +22,11 @@ from typing import Protocol
 
 from tqdm import tqdm
 
-from . import procs
+from . import jobspec, procs
 from .cache import CellStore, fingerprint
 from .cells import Cell
-from .executor import Executor, LocalExecutor
-from .results import BUILD_FAILED, ERROR, NOT_ATTEMPTED, Result
+from .executor import Detached, Executor, LocalExecutor
+from .results import BUILD_FAILED, ERROR, NOT_ATTEMPTED, Result, line
 
 
 class Suite(Protocol):
@@ -105,6 +105,9 @@ class Sweep:
     say: Callable[[str], None] = field(default=lambda line: tqdm.write(line, file=sys.stderr))
     built: list[Cell] = field(default_factory=list)  # cells this sweep (re)built
     reused: list[Cell] = field(default_factory=list)  # builds taken from an earlier sweep
+    # (executor, job id) stamped on the results this process makes: a batch job's
+    # worker says which job it is
+    ran_by: tuple[str, str] = ("local", "")
 
     def __post_init__(self) -> None:
         self.store = CellStore(self.out)
@@ -129,7 +132,7 @@ class Sweep:
         to_do: list[Cell] = []
         for cell in cells:
             pre = self.suite.precheck(cell)
-            if pre is not None:
+            if pre is not None and not self._defers(pre):
                 results[cell] = pre
                 continue
             if self.force:
@@ -145,6 +148,8 @@ class Sweep:
 
         def done(cell: Cell, result: Result) -> None:
             results[cell] = result
+            if result.executor != self.ran_by[0]:
+                self._count_build(cell, result)  # built by a job, not in this process
             bar.update()
 
         self._bar = bar
@@ -153,10 +158,19 @@ class Sweep:
         except KeyboardInterrupt:
             self.stop()  # the executor's job too; twice does no harm
             raise Interrupted([results[c] for c in cells if c in results]) from None
+        except Detached as detached:  # handed to a batch system: what is done so far
+            detached.results = [results[c] for c in cells if c in results]
+            raise
         finally:
             self._bar = None
             bar.close()
         return [results[c] for c in cells]
+
+    def _defers(self, pre: Result) -> bool:
+        """Whether the executor leaves this verdict on the machine (no GPU here...) to the
+        machine the cell will run on: a batch job checks again there."""
+        defers = getattr(self.executor, "defers", None)
+        return defers is not None and defers(pre.status)
 
     # -- what an executor calls (executor.CellWork) ---------------------------------
     def show(self, cell: Cell) -> None:
@@ -169,22 +183,70 @@ class Sweep:
 
     def cell(self, cell: Cell) -> Result:
         """Build (unless cached) and run one cell; record and announce its result."""
+        if self.ran_by[0] != "local":  # in a job: this node's verdict (no GPU...), not cached
+            pre = self.suite.precheck(cell)
+            if pre is not None:
+                self._stamp(pre)
+                self.say(line(pre))
+                return pre
+        return self._recorded(cell, lambda: self._run_built(cell, self._build(cell)))
+
+    def build(self, cell: Cell) -> Result | None:
+        """Only build (unless cached): None when the cell is ready to run; else the
+        cell's result, recorded (its build failed)."""
+        def step() -> Result | None:
+            record = self._build(cell)
+            return None if record.get("ok") else self._run_built(cell, record)
+
+        return self._recorded(cell, step)
+
+    def _recorded(self, cell: Cell, step: Callable[[], Result | None]) -> Result | None:
         try:
-            result = self._build_and_run(cell)
+            result = step()
         except (KeyboardInterrupt, _Stopped):
             raise
         except Exception as exc:  # the sweep goes on; the cell says what happened
             detail = traceback.format_exc(limit=3)
             result = Result(cell, ERROR, f"{type(exc).__name__}: {exc}")
+            self._stamp(result)
             self.say(f"{cell.key}: {ERROR}\n{detail}")
             return result
         if self._stopping.is_set():
             raise _Stopped
-        self.store.save_result(cell, self.fingerprint(cell), result)
-        self.say(_line(result, cell in self.reused))
+        if result is not None:
+            self._stamp(result)
+            self.store.save_result(cell, self.fingerprint(cell), result)
+            self.say(line(result))
         return result
 
-    def _build_and_run(self, cell: Cell) -> Result:
+    def _stamp(self, result: Result) -> None:
+        result.executor, result.job_id = self.ran_by
+
+    def _count_build(self, cell: Cell, result: Result) -> None:
+        how = result.extra.get("build")
+        if how and cell not in self.built and cell not in self.reused:
+            (self.built if how == "built" else self.reused).append(cell)
+
+    # -- running in a batch job (executor.JobWork) ------------------------------
+    def job_spec(self) -> dict:
+        """How a batch job rebuilds this sweep on its node (JSON; see jobspec.py)."""
+        return {"factory": jobspec.name_of(Sweep.from_job),
+                "args": {"suite": jobspec.encode(self.suite), "out": str(self.out),
+                         "retry_failed": self.retry_failed}}
+
+    @staticmethod
+    def from_job(args: dict, ran_by: tuple[str, str]) -> Sweep:
+        """The sweep a job's worker runs one cell of (no lock: the driver holds it)."""
+        suite = jobspec.decode(args["suite"])
+        if hasattr(suite, "make_jobs"):
+            # make -j with what the batch system gave this task, not the login node's count
+            suite.make_jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+                else (os.cpu_count() or 1)
+        return Sweep(suite, Path(args["out"]), retry_failed=args.get("retry_failed", False),
+                     progress=False, ran_by=ran_by)
+
+    def _build(self, cell: Cell) -> dict:
+        """The cell's build record: cached, or built now."""
         folder = self.store.prepare(cell)
         key = self.suite.build_key(cell)
         bfp = fingerprint(key)
@@ -205,12 +267,19 @@ class Sweep:
                 record["accsat_code"] = key["accsat_code"]
             self.store.save_build(cell, record)
             self.built.append(cell)
+            record = {**record, "how": "built"}
         else:
             self.reused.append(cell)
+            record = {**record, "how": "reused"}
+        return record
+
+    def _run_built(self, cell: Cell, record: dict) -> Result:
+        """Run a built cell; a failed build's record is the cell's result."""
         if not record.get("ok"):
             return Result(cell, record.get("status", BUILD_FAILED), record.get("message", ""),
                           build_seconds=record.get("seconds"), kernels=record.get("kernels", {}),
-                          fallbacks=record.get("fallbacks", 0))
+                          fallbacks=record.get("fallbacks", 0), extra={"build": record["how"]})
+        folder = self.store.folder(cell)
         with self._lock.run():
             if self._stopping.is_set():
                 raise _Stopped
@@ -223,6 +292,7 @@ class Sweep:
         result.build_seconds = record.get("seconds")
         result.kernels = record.get("kernels", {})
         result.fallbacks = record.get("fallbacks", 0)
+        result.extra["build"] = record["how"]
         return result
 
 
@@ -241,14 +311,6 @@ def _load() -> float | None:
 def _artifact_present(record: dict) -> bool:
     artifact = record.get("artifact")
     return artifact is None or Path(artifact).exists()
-
-
-def _line(r: Result, reused: bool) -> str:
-    how = "build reused" if reused else (f"built in {r.build_seconds:.1f} s"
-                                         if r.build_seconds is not None else "")
-    t = f" {r.seconds:g} s" if r.seconds is not None else ""
-    msg = f" ({r.message})" if r.message and not r.ok else ""
-    return f"  {r.cell.key}: {r.status}{t}{msg}; {how}".rstrip("; ")
 
 
 def attempted(results: list[Result]) -> list[Result]:

@@ -2,10 +2,10 @@
 back their results.
 
 The sweep decides which cells need work (prechecks, the cache) and records
-what comes back; an executor decides where and how many at once. Today there
-is one, :class:`LocalExecutor` (this machine); a batch-system executor would
-submit each cell as a job whose worker calls ``work.cell`` on its own node
-and hand the results back the same way.
+what comes back; an executor decides where and how many at once:
+:class:`LocalExecutor` (this machine) and ``slurm.SlurmExecutor`` (a job
+array whose worker calls ``work.cell`` on its own node; the work must then
+be a :class:`JobWork`, one a job can rebuild from JSON).
 """
 
 from __future__ import annotations
@@ -34,7 +34,41 @@ class CellWork(Protocol):
         """Stop: cells under way end without a result, processes started are killed."""
 
 
+class JobWork(CellWork, Protocol):
+    """Work a batch job can do: rebuilt on the node from a JSON spec."""
+
+    def job_spec(self) -> dict:
+        """``{"factory": "module:callable", "args": {...}}`` (JSON): on the node,
+        ``factory(args, ran_by=(executor, job_id))`` is the work, whose results
+        carry ``ran_by`` as their ``executor`` and ``job_id``."""
+
+    def fingerprint(self, cell: Cell) -> str:
+        """What the cell's result depends on: a job still running for the cell with the
+        same fingerprint is waited for, not submitted again."""
+
+    def build(self, cell: Cell) -> Result | None:
+        """Only build (``--build-where local``): None when the cell is ready to run
+        in a job; else its result, recorded (the build failed)."""
+
+
+class Detached(Exception):
+    """The cells are with a batch system and the sweep returns now (``--detach``)."""
+
+    def __init__(self, jobs: list[str], waiting: int):
+        super().__init__(f"{waiting} cells in job(s) {', '.join(jobs)}")
+        self.jobs = jobs
+        self.waiting = waiting
+        self.results: list[Result] = []  # those finished so far (the engine fills it in)
+
+
+class ExecutorError(Exception):
+    """The executor cannot do its work here (one line for the user: no sbatch...)."""
+
+
 class Executor(Protocol):
+    """May also have ``defers(status) -> bool``: whether a precheck's verdict of this
+    machine (``no gpu``...) is left to the machine the cell runs on (a batch job's node)."""
+
     def execute(self, cells: list[Cell], work: CellWork, done: Done) -> None:
         """Do ``work.cell`` for every cell and call ``done(cell, result)`` as each
         finishes (any order, in the calling thread). On any exception, the

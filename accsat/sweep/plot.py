@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..fileio import save_figure
 from ..options import ORIG, VARIANTS
 from .results import (
     BUILD_FAILED,
@@ -107,7 +108,7 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
     axes[0, 0].legend(ncol=len(variants), fontsize=8, loc="upper left",
                       bbox_to_anchor=(0, 1.0), framealpha=0.9)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path, dpi=130)
     plt.close(fig)
     return True
 
@@ -158,6 +159,6 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
     axes[0, 0].legend(fontsize=7, ncol=2)
     fig.suptitle("static GPU view: gcc nvptx offload, ptxas -arch=sm_80", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=130)
+    save_figure(fig, path, dpi=130)
     plt.close(fig)
     return True

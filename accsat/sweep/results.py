@@ -25,6 +25,9 @@ COMPILER_NOT_FOUND = "compiler not found"
 UNSUPPORTED = "unsupported"
 NO_GPU = "no gpu"
 ERROR = "harness error"  # a bug of ours or of the machine: reported, never cached
+# a batch job ended without a result (killed, timed out, node lost): never cached,
+# so that the next sweep submits the cell again
+JOB_FAILED = "job failed"
 # decided before anything is built; they depend on this machine, so they are
 # re-checked on every sweep rather than cached
 NOT_ATTEMPTED = (COMPILER_NOT_FOUND, UNSUPPORTED, NO_GPU)
@@ -45,6 +48,8 @@ class Result:
     kernels: dict[str, int] = field(default_factory=dict)  # from accsat's kernel reports
     fallbacks: int = 0  # files accsat-cc compiled as written (its warnings)
     extra: dict = field(default_factory=dict)  # suite-specific (PTX entries...)
+    executor: str = "local"  # where the cell ran: "local" or "slurm"
+    job_id: str = ""  # the batch job that ran it ("123_4": array job 123, task 4)
     cached: bool = False  # not stored: whether this sweep took it from the cache
 
     @property
@@ -121,7 +126,7 @@ def geomean(values: list[float]) -> float | None:
 CSV_COLUMNS = ("suite", "benchmark", "size", "compiler", "target", "variant", "status",
                "verified", "seconds", "speedup", "speedup_basis", "cpu_speedup", "times", "mops", "wall_seconds", "cpu_seconds",
                "build_seconds", "kernels_found", "kernels_rewritten", "loads_before",
-               "loads_after", "fma", "fallbacks", "accsat", "load", "message")
+               "loads_after", "fma", "fallbacks", "accsat", "load", "executor", "job_id", "message")
 
 
 def rows(results: list[Result]) -> list[dict]:
@@ -144,9 +149,21 @@ def rows(results: list[Result]) -> list[dict]:
             "fma": k.get("fma"), "fallbacks": r.fallbacks,
             "accsat": (r.extra.get("accsat_code") or "")[:12],
             "load": " ".join(f"{x:g}" for x in r.extra.get("load", []) if x is not None),
+            "executor": r.executor, "job_id": r.job_id,
             "message": r.message,
         })
     return out
+
+
+def line(r: Result) -> str:
+    """The line announcing a finished cell (its status, time, how it was built, its job)."""
+    build = r.extra.get("build")
+    how = "build reused" if build == "reused" else (
+        f"built in {r.build_seconds:.1f} s" if r.build_seconds is not None else "")
+    t = f" {r.seconds:g} s" if r.seconds is not None else ""
+    msg = f" ({r.message})" if r.message and not r.ok else ""
+    job = f" [job {r.job_id}]" if r.job_id else ""
+    return f"  {r.cell.key}: {r.status}{t}{msg}; {how}".rstrip("; ") + job
 
 
 def write_csv(results: list[Result], path: Path) -> None:

@@ -15,6 +15,7 @@ Entry points:
 from __future__ import annotations
 
 import math
+import re
 import tempfile
 import time
 from collections import Counter
@@ -27,7 +28,7 @@ from ..codegen.splice import Replacement, splice
 from ..egraph.rules import rulesets_for
 from ..errors import AccsatError
 from ..frontend.kernels import Kernel
-from ..frontend.load import load
+from ..frontend.load import load, read_source
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from .compare import Tolerance, compare_runs
@@ -222,6 +223,10 @@ def _text(node: c_ast.Node) -> str:
 
 
 _PARSER: c_parser.CParser | None = None
+# a string or character literal (kept), or a comment (gone: statements accsat prints as
+# the user wrote them keep his comments, which pycparser does not read)
+_COMMENT = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/""",
+                      re.DOTALL)
 
 
 def parse_body(text: str, scope: Scope) -> c_ast.Compound:
@@ -233,6 +238,7 @@ def parse_body(text: str, scope: Scope) -> c_ast.Compound:
         names.update(s.typedefs)
         s = s.parent
     prelude = "".join(f"typedef int {n};\n" for n in sorted(names))
+    text = _COMMENT.sub(lambda m: m.group(1) or "\n" * m.group().count("\n") or " ", text)
     src = f"{prelude}void __accsat_verify_body(void)\n{{\n{text}\n}}\n"
     if _PARSER is None:
         _PARSER = c_parser.CParser()
@@ -272,6 +278,13 @@ def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, option
 # ----------------------------------------------------------------------------------------------
 # whole files
 
+def unresolved(v: KernelVerdict) -> bool:
+    """A body that did not parse or named something undeclared: perhaps a macro or a
+    comment of the user's (only the preprocessor knows what they are)."""
+    return any(m in v.message for m in ("cannot parse the rewritten body",
+                                        "the rewritten body is not valid C"))
+
+
 def _header(k: Kernel) -> str:
     loop = k.loop
     return " ; ".join(_GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond,
@@ -296,7 +309,7 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
     original = Path(original)
     if tolerance == "auto":
         tolerance = tolerance_for(options)
-    orig_text = original.read_text() if original_text is None else original_text
+    orig_text = read_source(original) if original_text is None else original_text
     popts = options.preprocess
     loaded = load(original, popts, text=orig_text)
     ko, so, defined_o = loaded.kernels, loaded.symbols, loaded.defined
@@ -319,12 +332,16 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
                                            trials=trials, seed=seed, tolerance=tolerance,
                                            index=i, file=file))
         failed = [v.index for v in verdicts if v.verdict == "fail"]
+        if any(unresolved(verdicts[i]) for i in failed):
+            # a body printed partly as the user wrote it may use his macros: preprocess
+            return verify_file(original, rewritten_text, options, trials=trials, seed=seed,
+                               tolerance=tolerance, original_text=orig_text, reparse=True)
         pieces = [(bodies[i][1][0], bodies[i][1][1], orig_text[ko[i].span.start:ko[i].span.end])
                   for i in failed]
         return FileVerification(verdicts, _splice(rewritten_text, pieces), failed)
     with tempfile.TemporaryDirectory(prefix="accsat-verify-") as tmp:
         path = Path(tmp) / original.name
-        path.write_text(rewritten_text)
+        path.write_bytes(rewritten_text.encode("utf-8", "surrogateescape"))
         flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
         new = load(path, replace(popts, flags=flags), text=rewritten_text,
                    main=options.line_directives or str(path), cache=False)

@@ -7,31 +7,44 @@ needs is imported up front: the pipeline is imported by the child that rewrites.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(_status(run_main(sys.argv[1:] if argv is None else argv)))
+    for name in ("stdout", "stderr"):  # started with >&- or 2>&-: say nothing, as gcc does
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w"))  # noqa: SIM115 (kept to the end)
+    try:
+        rc = run_main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:  # Ctrl-C before driver.run took over (while importing)
+        rc = -signal.SIGINT
+    sys.exit(_status(rc))
 
 
 def run_main(argv: list[str]) -> int:
     """The exit status of one call (negative: end by that signal)."""
-    from .args import UsageError, classify
-    from .config import Config
-    from .driver import PROG, exec_compiler, run, say
+    first = argv[0] if argv else None
+    if first in ("-h", "--help", "--accsat-help"):
+        from .help import help_text
 
-    if argv[:1] == ["--accsat-help"]:
-        from .help import HELP
-
-        sys.stdout.write(HELP)
+        sys.stdout.write(help_text())
         return 0
-    if argv[:1] == ["--accsat-version"]:
+    if first in ("--version", "--accsat-version"):
         from .. import __version__
 
         sys.stdout.write(f"accsat-cc {__version__}\n")
         return 0
+    from . import manage
+
+    if first in manage.COMMANDS:
+        return manage.run(argv)
+    from .args import UsageError, classify
+    from .config import Config
+    from .driver import PROG, exec_compiler, run, say
+
     try:
         inv = classify(argv)
     except UsageError as exc:
@@ -39,6 +52,11 @@ def run_main(argv: list[str]) -> int:
         return 2
     cfg = Config.from_env()
     if cfg.disable or inv.passthrough is not None:
+        if cfg.log:
+            from .eventlog import EventLog
+
+            why = "disabled" if cfg.disable else inv.passthrough
+            EventLog(cfg.log, lambda line: say(f"{PROG}: {line}"))("pass-through", why or "")
         return exec_compiler(inv.command)
     if cfg.problems:
         for problem in cfg.problems:
@@ -52,7 +70,8 @@ def _status(rc: int) -> int:
     if rc < 0:
         sys.stdout.flush()
         sys.stderr.flush()
-        signal.signal(-rc, signal.SIG_DFL)
+        with contextlib.suppress(OSError):  # SIGKILL (the OOM killer) has no handler to reset
+            signal.signal(-rc, signal.SIG_DFL)
         os.kill(os.getpid(), -rc)
         return 128 - rc
     return rc

@@ -97,10 +97,10 @@ def split_compiler(argv: list[str]) -> tuple[list[str], str, list[str]]:
         i += 1
     if i >= len(argv):
         raise UsageError("no compiler given (usage: accsat-cc COMPILER [ARGS...]; "
-                         "see accsat-cc --accsat-help)")
+                         "see accsat-cc --help)")
     if argv[i].startswith("-"):
         raise UsageError(f"the first argument must be the compiler, not '{argv[i]}' "
-                         "(usage: accsat-cc COMPILER [ARGS...])")
+                         "(usage: accsat-cc COMPILER [ARGS...]; see accsat-cc --help)")
     return launcher, argv[i], argv[i + 1:]
 
 
@@ -124,7 +124,7 @@ def expand_response_files(args: list[str], depth: int = 0) -> list[str]:
     for a in args:
         if a.startswith("@") and len(a) > 1 and os.path.isfile(a[1:]) and depth < 10:
             try:
-                with open(a[1:]) as f:
+                with open(a[1:], encoding="utf-8", errors="surrogateescape") as f:
                     text = f.read()
             except (OSError, UnicodeDecodeError):
                 out.append(a)

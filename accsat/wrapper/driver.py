@@ -16,7 +16,6 @@ The rules that keep a build working whatever accsat does:
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import os
 import re
@@ -26,14 +25,14 @@ import sys
 import time
 from pathlib import Path
 
-from ..fileio import write_atomically
+from ..fileio import append_lines, write_atomically
 from . import deps, workdir
 from .args import Invocation, Source
-from .cache import Cache, key
-from .config import Config
+from .cache import Cache, key, why_not
+from .config import PROG, Config
+from .eventlog import EventLog
 from .rewrite import Outcome, rewrite
 
-PROG = "accsat-cc"
 # every kernel hangs off an OpenACC or OpenMP directive; cpp turns _Pragma into #pragma
 _DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b", re.MULTILINE)
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -54,6 +53,15 @@ def say(line: str) -> None:
     sys.stderr.flush()
 
 
+def cannot_run(program: str, exc: OSError) -> tuple[int, str]:
+    """The shell's exit status and one-line message for a command it could not run."""
+    if isinstance(exc, FileNotFoundError):
+        if "/" not in program:
+            return 127, f"{PROG}: {program}: command not found"
+        return 127, f"{PROG}: {program}: No such file or directory"
+    return 126, f"{PROG}: {program}: {exc.strerror or exc}"
+
+
 def exec_compiler(cmd: list[str]) -> int:
     """Become the compiler (pass-through): no return unless it cannot be run."""
     sys.stdout.flush()
@@ -61,16 +69,31 @@ def exec_compiler(cmd: list[str]) -> int:
     try:
         os.execvp(cmd[0], cmd)
     except OSError as exc:
-        say(f"{PROG}: cannot run '{cmd[0]}': {exc.strerror}")
-    return 127
+        rc, line = cannot_run(cmd[0], exc)
+        say(line)
+        return rc
+    return 127  # not reached
 
 
 def run_compiler(cmd: list[str], capture: bool) -> tuple[int, bytes, bytes]:
+    """(status, stdout, stderr); a compiler that cannot be run is said on stderr
+    (captured: in the bytes returned)."""
     try:
         proc = subprocess.run(cmd, capture_output=capture)
     except OSError as exc:
-        return 127, b"", f"{PROG}: cannot run '{cmd[0]}': {exc.strerror}\n".encode()
+        rc, line = cannot_run(cmd[0], exc)
+        if not capture:
+            say(line)
+            return rc, b"", b""
+        return rc, b"", (line + "\n").encode()
     return proc.returncode, proc.stdout or b"", proc.stderr or b""
+
+
+def readable(path: str) -> Path:
+    """``path`` for accsat to read: pathlib drops the ``./`` of ``./-dash.c`` and the
+    preprocessor would take the rest for an option, so such a name goes absolute."""
+    p = Path(path)
+    return p if not str(p).startswith("-") else Path(os.path.abspath(path))
 
 
 def replay(out: bytes, err: bytes) -> None:
@@ -84,7 +107,7 @@ def replay(out: bytes, err: bytes) -> None:
 
 def append_report(path: str, kernels: list[dict]) -> None:
     """Whole JSON lines, under an exclusive lock: many compilers may append at once."""
-    from ..report import KernelReport, write_jsonl
+    from ..report import KernelReport, jsonl
 
     reports = []
     for k in kernels:
@@ -95,9 +118,7 @@ def append_report(path: str, kernels: list[dict]) -> None:
     if not reports:
         return
     try:
-        with open(path, "a", encoding="utf-8") as stream:
-            fcntl.flock(stream.fileno(), fcntl.LOCK_EX)
-            write_jsonl(reports, stream)
+        append_lines(path, jsonl(reports))
     except OSError as exc:
         say(f"{PROG}: cannot write the report {path}: {exc.strerror}")
 
@@ -117,8 +138,28 @@ class Build:
         self.inv = inv
         self.cfg = cfg
         self.workdir: workdir.Workdir | None = None
-        self.cache = Cache(cfg.cache_dir) if cfg.cache_dir is not None else None
+        self.cache = Cache(cfg.cache_dir, cfg.cache_max) if cfg.cache_dir is not None else None
+        self.cache_said = False
+        self.log = EventLog(cfg.log, lambda why: say(f"{PROG}: {why}"))
+        self.counts: dict[str, float] = {}  # for --stats (cache.COUNTERS)
+        self.added = 0  # bytes written to the cache
         self.start = time.time()
+        self.notes: list[str] = []  # warning lines of ACCSAT_TUNE (tuning.tuned_options)
+
+    def count(self, name: str, n: float = 1) -> None:
+        self.counts[name] = self.counts.get(name, 0) + n
+
+    def cache_problem(self) -> str | None:
+        """The one line that says the cache cannot be written (once per call); from then
+        on the call goes on without the cache."""
+        if self.cache is None or self.cache.problem is None or self.cache_said:
+            return None
+        self.cache_said = True
+        line = (f"{PROG}: cannot write the cache in {self.cache.folder}: {self.cache.problem};"
+                " going on without it")
+        self.log("cache-error", self.cache.problem)
+        self.cache = None
+        return line
 
     # -- accsat ------------------------------------------------------------------------------
     def outcome(self, src: Source, preprocess_options) -> tuple[Outcome, bool]:
@@ -126,25 +167,48 @@ class Build:
         from ..errors import AccsatError
         from ..frontend.preprocess import preprocess
 
+        if not self.cfg.rewrite:  # ACCSAT_DISABLE with ACCSAT_PROFILE: timers, no rewrite
+            return Outcome(kernels=[]), False
+        path = readable(src.path)
         try:
-            text = Path(src.path).read_bytes()
-            preprocessed = preprocess(Path(src.path), preprocess_options)
+            text = path.read_bytes()
+            preprocessed = preprocess(path, preprocess_options)
         except AccsatError as exc:
             return Outcome(error=str(exc), cacheable=False), False
         except OSError as exc:
             return Outcome(error=f"{src.path}: cannot read: {exc.strerror}", cacheable=False), False
         if not _DIRECTIVE.search(preprocessed.encode("utf-8", "surrogateescape")):
+            self.count("no_kernel")
+            self.log("no-kernel", src.path)
             return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
         options = self.cfg.options(preprocess_options, src.path)
+        if self.cfg.tune:
+            from .tuning import tuned_options
+
+            options, notes = tuned_options(self.cfg, options, src.path, text)
+            self.notes += notes
         k = key(preprocessed, text, options.key(), self.cfg.cache_dir)
         if self.cache is not None:
             entry = self.cache.get(k)
             found = Outcome.from_entry(entry) if entry is not None else None
             if found is not None:
+                saved = entry.get("seconds", 0)
+                saved = saved if isinstance(saved, (int, float)) else 0
+                self.count("hits")
+                self.count("saved_seconds", saved)
+                self.log("hit", f"{src.path} key={k} saved={saved:.3f}s")
                 return found, True
-        result = rewrite(src.path, options, self.cfg.timeout)
+            self.count("misses")
+            self.log("miss", f"{src.path} key={k}")
+        t = time.perf_counter()
+        result = rewrite(str(path), options, self.cfg.timeout, self.cfg)
+        seconds = time.perf_counter() - t
+        self.count("rewrite_seconds", seconds)
+        what = (f"failed: {result.error}" if result.error is not None else
+                f"{result.rewritten} of {len(result.kernels)} kernels rewritten")
+        self.log("rewrite", f"{src.path}: {what} ({seconds:.3f} s)")
         if self.cache is not None and result.cacheable:
-            self.cache.put(k, result.entry())
+            self.added += self.cache.put(k, {**result.entry(), "seconds": round(seconds, 3)})
         return result, False
 
     # -- the command ---------------------------------------------------------------------------
@@ -183,7 +247,12 @@ class Build:
         for n, src in enumerate(inv.sources):
             outcome, cached = self.outcome(src, pp)
             outcomes.append(outcome)
+            problem = self.cache_problem()
+            if problem is not None:
+                warnings.append(problem)
             if outcome.error is not None:
+                self.count("fallbacks")
+                self.log("fallback", f"{src.path}: {outcome.error}")
                 if cfg.strict:
                     say(f"{PROG}: {outcome.error}")
                     return 1
@@ -198,9 +267,15 @@ class Build:
                 if cfg.keep:
                     keep(cfg.keep, src.path, outcome.text or "")
                 chosen.append((n, src, outcome))
+        warnings += self.notes
+        if cfg.profile:
+            from .tuning import with_timers
+
+            chosen, timer_warnings = with_timers(cfg, inv.sources, chosen)
+            warnings += timer_warnings
 
         if not chosen:
-            self.report(outcomes)
+            self.finish(outcomes)
             if not warnings:
                 return EXEC
             rc, out, err = run_compiler([*inv.launcher, inv.compiler, *self.color(), *inv.args],
@@ -211,10 +286,9 @@ class Build:
             replay(out, err)
             return rc
 
-        h = hashlib.sha256(os.getcwd().encode() + b"\0")
-        for n, src, outcome in chosen:
-            h.update(f"{n}\0{src.path}\0".encode() + (outcome.text or "").encode(
-                "utf-8", "surrogateescape") + b"\0")
+        h = hashlib.sha256(os.fsencode(os.getcwd()) + b"\0")
+        for n, src, outcome in chosen:  # names and text: any bytes (surrogateescape)
+            h.update(f"{n}\0{src.path}\0{outcome.text or ''}\0".encode("utf-8", "surrogateescape"))
         self.workdir = workdir.acquire(h.hexdigest())
         try:
             return self.compile(chosen, outcomes, warnings)
@@ -242,7 +316,7 @@ class Build:
                             for s, _, p in done]
                 deps.fix(deps.candidates(inv.dep_file, inv.output), self.workdir.marker,
                          prefixes, self.start - 1, inv.family)
-            self.report(outcomes)
+            self.finish(outcomes)
             for w in warnings:
                 say(w)
             replay(out, err)
@@ -252,11 +326,13 @@ class Build:
         if rc0 == 0:
             names = ", ".join(s.path for s, _, _ in done)
             reason = "the rewritten source did not compile"
-            for _, o, _ in done:
+            for s, o, _ in done:
+                self.count("fallbacks")
+                self.log("fallback", f"{s.path}: {reason}")
                 for k in o.kernels:
                     if k.get("status") == "rewritten":
                         k["status"], k["reason"] = "unchanged", reason + " (the original was compiled)"
-            self.report(outcomes)
+            self.finish(outcomes)
             if cfg.verbose or cfg.strict:
                 sys.stderr.buffer.write(err)
             for w in warnings:
@@ -267,10 +343,29 @@ class Build:
             say(f"{PROG}: {names}: {reason}; compiled the original")
         return rc0
 
-    def report(self, outcomes: list[Outcome]) -> None:
+    def finish(self, outcomes: list[Outcome]) -> None:
+        """The compile is decided: report what it used."""
+        self.count("kernels_rewritten", sum(o.rewritten for o in outcomes))
         if self.cfg.report:
             kernels = [k for o in outcomes for k in o.kernels]
             append_report(self.cfg.report, kernels)
+
+    def record(self, rc: int) -> None:
+        """Add this call to the cache's statistics (and evict past the size limit)."""
+        if self.cache is not None and self.counts:
+            try:
+                evicted = self.cache.record(self.counts, self.added)
+            except OSError as exc:
+                self.cache.problem = why_not(exc)
+                line = self.cache_problem()
+                if line is not None:
+                    say(line)
+            else:
+                if evicted:
+                    self.log("evict", f"{evicted} entries (over {self.cfg.cache_max} bytes)")
+        status = "the original command" if rc == EXEC else f"exit status {rc}"
+        self.log("done", f"{status} ({time.time() - self.start:.3f} s)")
+        self.log.close()
 
 
 EXEC = -(1 << 30)  # Build.run's answer for "run the original command as it is"
@@ -282,11 +377,16 @@ def run(inv: Invocation, cfg: Config) -> int:
     try:
         for s in previous:
             signal.signal(s, _interrupt)
-        rc = Build(inv, cfg).run()
+        build = Build(inv, cfg)
+        rc = build.run()
+        build.record(rc)
     except KeyboardInterrupt:
         rc = -signal.SIGINT
     except Interrupted as stop:
         rc = -stop.signum
+    except Exception as exc:  # a bug of ours: one line, then the user's own compile
+        say(f"{PROG}: internal error ({type(exc).__name__}: {exc}); compiling the original")
+        rc = EXEC
     finally:
         for s, handler in previous.items():
             signal.signal(s, handler)

@@ -1,10 +1,20 @@
-"""The text of ``accsat-cc --accsat-help``."""
+"""The text of ``accsat-cc --help`` (also ``-h`` and ``--accsat-help``).
 
-from ..options import DEFAULT_VARIANT, VARIANTS
+The list of settings is made from config.SETTINGS, so a new setting is in the
+help as soon as it is in the table.
+"""
 
-HELP = """\
+from __future__ import annotations
+
+import textwrap
+
+from .config import SETTINGS, config_file
+
+INTRO = """\
 usage: accsat-cc COMPILER [ARGS...]
-       accsat-cc --accsat-help | --accsat-version
+       accsat-cc -h | --help | --version
+       accsat-cc --stats | --zero-stats | --clear | --show-config
+       accsat-cc --stop-server
 
 accsat-cc runs COMPILER with ARGS after rewriting the innermost parallel loops
 of each C source among ARGS with accsat. Put it in front of any C compiler:
@@ -47,33 +57,53 @@ Never breaks a build
       accsat-cc: file:line: reason; compiling the original
   and compiles the file as written. If the rewritten sources do not compile,
   the original command runs instead, so an error in your code reads exactly
-  as it does without accsat. The exit status is always the compiler's.
+  as it does without accsat. The exit status is always the compiler's. A bad
+  setting is one line too, and the call compiles the original.
 
-Environment
-  ACCSAT_VARIANT=NAME   @VARIANTS@ (default @DEFAULT@);
-                        as accsat rewrite --variant
-  ACCSAT_DISABLE=1      run the compiler untouched (pure pass-through)
-  ACCSAT_STRICT=1       fail (exit 1, nothing compiled) instead of compiling
-                        the original when accsat fails on a file
-  ACCSAT_REPORT=PATH    append one JSON object per kernel (JSON Lines, the
-                        format of accsat rewrite --report); whole lines under
-                        a lock, safe with make -j
-  ACCSAT_VERIFY=1       translation-validate every rewritten kernel (as accsat
-                        rewrite --verify); a kernel whose rewrite fails is
-                        compiled as written, after a warning line
-  ACCSAT_KEEP=DIR       keep each rewritten source as DIR/<its absolute path>
-  ACCSAT_TIMEOUT=SEC    time budget of the rewrite of one file (default 300);
-                        past it the original is compiled
-  ACCSAT_CACHE=0        no cache
-  ACCSAT_CACHE_DIR=DIR  the cache (default $XDG_CACHE_HOME/accsat or
-                        ~/.cache/accsat). Rewrites are stored by the hash of
-                        the source after preprocessing, its text, the flags,
-                        the variant, the rules, the cost models and accsat's
-                        code, so an unchanged file costs one preprocessor run
-                        and a lookup. Delete the folder to empty it.
-  ACCSAT_VERBOSE=1      one line per file: kernels rewritten, from the cache
+The cache
+  Rewrites are stored by the hash of the source after preprocessing, its text,
+  the flags, the settings, the rules, the cost models, accsat's code and the
+  versions of Python, pycparser, egglog, PuLP and HiGHS, so an unchanged file
+  costs one preprocessor run and a lookup. Past ACCSAT_CACHE_MAX the least
+  recently used entries are removed.
+    --stats        hits, misses, fallbacks, kernels rewritten, time spent and
+                   saved, the cache's size
+    --zero-stats   set the statistics to zero
+    --clear        remove every entry (the statistics stay)
+    --show-config  every setting, its value and where it came from
 
+The compile server
+  A file the cache does not have is rewritten by this user's compile server,
+  which keeps the pipeline loaded: accsat-cc starts it when none runs and it
+  exits after ACCSAT_SERVER_IDLE seconds without work (ACCSAT_SERVER=0: none).
+  When it cannot be reached the file is rewritten by accsat-cc itself.
+    --stop-server  stop this user's compile servers
+
+Settings
+  Each is an environment variable or a key of @CONFIG@
+  (the name in lower case without ACCSAT_, e.g. timeout = 60); the environment
+  wins over the file. Yes/no values: 1, yes, true, on / 0, no, false, off.
+"""
+
+OUTRO = """
 More: docs/accsat-cc.md in accsat's sources.
 """
 
-HELP = HELP.replace("@VARIANTS@", ", ".join(VARIANTS)).replace("@DEFAULT@", DEFAULT_VARIANT)
+
+def settings_text() -> str:
+    lines = []
+    for s in SETTINGS:
+        head = f"  {s.env}={s.metavar}"
+        default = s.default_value()
+        text = s.help if default in (None, False) else f"{s.help} (default {s.show(default)})"
+        body = textwrap.wrap(text, 78 - 26)
+        if len(head) > 24:
+            lines.append(head)
+            head = ""
+        lines.append(f"{head:<26}{body[0]}")
+        lines += [" " * 26 + more for more in body[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def help_text() -> str:
+    return INTRO.replace("@CONFIG@", str(config_file() or "~/.config/accsat/accsat.toml")) + settings_text() + OUTRO

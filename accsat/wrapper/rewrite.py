@@ -1,11 +1,12 @@
 """Rewrite one file in a child process, within a time budget.
 
-The child is forked from the wrapper and imports the pipeline itself (a cached
-build never pays for that import).  It sends back one JSON object through a
-pipe: the rewritten text and the kernel reports, or a one-line reason.  On
-timeout the child is killed; a crash (a signal, no answer) is reported too.
-Nothing the child prints reaches the user: a build log shows only the wrapper's
-one warning line, never a traceback.
+The child is this user's compile server's (``server.py``: the pipeline already
+imported there) or, when no server can be reached or ``server = false``, forked
+from the wrapper; either imports the pipeline itself, so a cached build never
+pays for that import.  It sends back one JSON object: the rewritten text and
+the kernel reports, or a one-line reason.  On timeout the child is killed; a
+crash (a signal, no answer) is reported too.  Nothing the child prints reaches
+the user: a build log shows only the wrapper's one warning line, never a traceback.
 """
 
 from __future__ import annotations
@@ -18,8 +19,12 @@ import signal
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..options import Options
+
+if TYPE_CHECKING:
+    from .config import Config
 
 
 @dataclass
@@ -72,40 +77,91 @@ def _child(path: str, options) -> dict:
         return {"error": f"{path}: internal error: {what}", "cacheable": True}
 
 
-def rewrite(path: str, options: Options, timeout: float) -> Outcome:
+def timed_out(path: str, timeout: float) -> dict:
+    return {"error": f"{path}: timed out after {timeout:g} s (ACCSAT_TIMEOUT)", "cacheable": False}
+
+
+def read_answer(data: bytes, status: int, path: str) -> dict:
+    """The child's answer from what it wrote and how it ended."""
+    try:
+        answer = json.loads(data)
+        if isinstance(answer, dict):
+            return answer
+    except ValueError:
+        pass
+    sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+    how = f"signal {sig}" if sig else f"exit status {os.waitstatus_to_exitcode(status)}"
+    return {"error": f"{path}: internal error: the rewrite died ({how})", "cacheable": False}
+
+
+def outcome_of(answer: dict, path: str) -> Outcome:
+    found = Outcome.from_entry(answer)
+    if found is None:
+        return Outcome(error=f"{path}: internal error: the rewrite gave no answer",
+                       cacheable=False)
+    if found.error is not None:
+        found.cacheable = bool(answer.get("cacheable"))
+    return found
+
+
+def quiet_child() -> None:
+    """In a forked child: signals as by default, stdio on /dev/null, no fault handler
+    (a crash is reported by the parent, in one line)."""
+    import faulthandler
+
+    faulthandler.disable()
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, signal.SIG_DFL)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def rewrite(path: str, options: Options, timeout: float, cfg: Config | None = None) -> Outcome:
     """accsat's rewrite of ``path`` with ``options`` (whose ``line_directives`` names the
-    user's file), in a child process killed after ``timeout`` seconds."""
+    user's file), in a child process killed after ``timeout`` seconds: the compile
+    server's when ``cfg.server`` and it can be reached, else one forked here."""
+    if cfg is not None and cfg.server:
+        from .client import ask
+
+        try:
+            answer = ask(path, options, timeout, cfg.server_idle, cfg.cache_dir)
+        except Exception:  # the server is a speed-up: never a reason for a failed build
+            answer = None
+        if answer is not None:
+            return outcome_of(timed_out(path, timeout) if answer.get("timed_out") else answer,
+                              path)
+    return outcome_of(_forked(path, options, timeout), path)
+
+
+def _forked(path: str, options: Options, timeout: float) -> dict:
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         status = 1
         try:
             os.close(rfd)
-            import faulthandler
-
-            faulthandler.disable()  # a crash is reported by the parent, in one line
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            signal.signal(signal.SIGHUP, signal.SIG_DFL)
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            data = json.dumps(_child(path, options)).encode()
-            view = memoryview(data)
-            while view:
-                view = view[os.write(wfd, view):]
+            quiet_child()
+            write_all(wfd, json.dumps(_child(path, options)).encode())
             status = 0
         finally:
             os._exit(status)
     os.close(wfd)
     chunks: list[bytes] = []
     deadline = time.monotonic() + timeout
-    timed_out = done = False
+    late = done = False
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                timed_out = True
+                late = True
                 break
             ready, _, _ = select.select([rfd], [], [], left)
             if ready:
@@ -120,16 +176,6 @@ def rewrite(path: str, options: Options, timeout: float) -> Outcome:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
-    if timed_out:
-        return Outcome(error=f"{path}: timed out after {timeout:g} s (ACCSAT_TIMEOUT)",
-                       cacheable=False)
-    try:
-        answer = json.loads(b"".join(chunks))
-    except ValueError:
-        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        how = f"signal {sig}" if sig else f"exit status {os.waitstatus_to_exitcode(status)}"
-        return Outcome(error=f"{path}: internal error: the rewrite died ({how})",
-                       cacheable=False)
-    if "error" in answer:
-        return Outcome(error=answer["error"], cacheable=bool(answer.get("cacheable")))
-    return Outcome(text=answer["text"], kernels=answer["kernels"])
+    if late:
+        return timed_out(path, timeout)
+    return read_answer(b"".join(chunks), status, path)

@@ -60,12 +60,21 @@ struct timespec {
 };
 #endif
 
+#ifndef __accsat_mode_t_defined
+#define __accsat_mode_t_defined 1
 typedef unsigned int mode_t;
-typedef unsigned long dev_t;
+#endif
+#ifndef __accsat_ino_t_defined
+#define __accsat_ino_t_defined 1
 typedef unsigned long ino_t;
+#endif
+#ifndef __accsat_stat_types_defined
+#define __accsat_stat_types_defined 1
+typedef unsigned long dev_t;
 typedef unsigned long nlink_t;
 typedef long blksize_t;
 typedef long blkcnt_t;
+#endif
 typedef unsigned int id_t;
 typedef int key_t;
 typedef void *timer_t;

@@ -170,7 +170,11 @@ def gen_const(c: Chooser, t: str) -> E:
 
 def gen_index(c: Chooser, env: Env, depth: int = 1) -> str:
     """An int expression with a value in [0, 24)."""
-    kind = c.int(0, 7)
+    kind = c.int(0, 8)
+    if kind == 8:  # identities and constants to combine in index arithmetic
+        form = c.pick(["i * 1 + 0", "(i + 5) - 3", "(i - 1) + 1", "1 * i + 0 * n", "i + (n - n)",
+                       "(2 * 4 * i) % 23", "i * (2 - 1)"])
+        return form
     if kind == 0:
         return "i"
     if kind == 1:
@@ -208,7 +212,7 @@ def leaf(c: Chooser, env: Env, t: str) -> E:
         if names:
             a = c.pick(names)
             et = env.arrays[a]
-            return E(f"{a}[{gen_index(c, env)}]", _val_t(et), ARRAY_INT_BOUND.get(et, 0))
+            return E(access(c, a, gen_index(c, env)), _val_t(et), ARRAY_INT_BOUND.get(et, 0))
     if kind == 3 and env.ptrs:
         p = c.pick(sorted(env.ptrs))
         et = env.ptrs[p][0]
@@ -291,7 +295,7 @@ def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
     """An expression whose value converts to ``t`` (its own type may differ)."""
     if depth <= 0 or c.chance(25):
         return leaf(c, env, t)
-    kind = c.int(0, 11)
+    kind = c.int(0, 12)
     if kind <= 3:
         return binop(c, env, t, depth, c.pick(["+", "-", "*", "+"]))
     if kind == 4:
@@ -325,7 +329,35 @@ def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
         return e
     if kind == 11:
         return gen_cond_value(c, env, depth)
+    if kind == 12:
+        return identity(c, env, t, depth)
     return binop(c, env, t, depth, "+")
+
+
+_INT_IDENTITIES = ["({a} * 1)", "(1 * {a})", "({a} + 0)", "(0 + {a})", "({a} - 0)", "({a} * 0)",
+                   "(0 * {a})", "({a} - {a})", "(({a} + {k}) - {k})", "(({a} - {k}) + {m})",
+                   "({a} * 2 * 3)", "(2 * ({a} * 4))", "({a} * (3 - 2))", "({a} / 1)"]
+# exact in IEEE arithmetic (accsat folds them) and not (x + 0.0, x * 0.0: accsat must not)
+_FLOAT_IDENTITIES = ["({a} * 1.0{f})", "(1.0{f} * {a})", "({a} / 1.0{f})", "({a} - 0.0{f})",
+                     "({a} + 0.0{f})", "(0.0{f} + {a})", "({a} * 0.0{f})", "({a} * (2.0{f} * 0.5{f}))"]
+
+
+def identity(c: Chooser, env: Env, t: str, depth: int) -> E:
+    """An operand with an identity or constants to combine: x * 1, x - x, (x + 3) - 3,
+    x * 2 * 3, x * 1.0, and the float forms no rewrite may fold (x + 0.0, x * 0.0)."""
+    a = gen_expr(c, env, t, depth - 1)
+    if a.is_float:
+        f = "f" if a.t == "float" else ""
+        return E(c.pick(_FLOAT_IDENTITIES).format(a=_paren(a), f=f), a.t)
+    if a.t != "unsigned":
+        a = shrink_bound(a, 1 << 20)
+    k = c.int(1, 9)
+    suffix = "u" if a.t == "unsigned" else "L" if a.t == "long" else ""
+    form = c.pick(_INT_IDENTITIES)
+    text = form.format(a=_paren(a), k=f"{k}{suffix}", m=f"{c.int(0, 9)}{suffix}")
+    bound = 1 << 32 if a.t == "unsigned" else max(a.bound, 1) * 8 + 10
+    return E(text, "long" if a.t == "long" else "unsigned" if a.t == "unsigned" else "int",
+             bound)
 
 
 def _paren(e: E) -> str:
@@ -459,7 +491,12 @@ def lvalue(c: Chooser, env: Env) -> tuple[str, str]:
     if kind == 3 and env.matrix:
         return f"{env.k}_m2[{gen_index(c, env)}][{gen_col(c, env)}]", "double"
     a = c.pick(sorted(env.arrays))
-    return f"{a}[{gen_index(c, env)}]", env.arrays[a]
+    return access(c, a, gen_index(c, env)), env.arrays[a]
+
+
+def access(c: Chooser, a: str, index: str) -> str:
+    """``a[index]``, sometimes through the accessor macro AT of the prelude."""
+    return f"AT({a}, {index})" if c.chance(20) else f"{a}[{index}]"
 
 
 def value_for(c: Chooser, env: Env, t: str, depth: int) -> E:
@@ -503,7 +540,11 @@ def gen_stmts(c: Chooser, env: Env, count: int, depth: int, indent: str) -> list
 
 
 def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
-    kind = c.int(0, 15)
+    kind = c.int(0, 16)
+    if kind == 16:  # statement macros: one statement (SET1) and two (SET2)
+        a = c.pick(sorted(env.arrays))
+        v = value_for(c, env, env.arrays[a], c.int(1, 2))
+        return [f"{ind}{c.pick(['SET1', 'SET2'])}({a}, {gen_index(c, env)}, {v.text});"]
     if kind >= 11:
         out = gen_stmt2(c, env, depth, ind, kind)
         if out:
@@ -882,6 +923,10 @@ def gen_kernel(c: Chooser, k: str = "k0", avoid: frozenset = frozenset()) -> Ker
 
 PRELUDE = """#include <stdio.h>
 #include <math.h>
+
+#define AT(a, j) (a)[(j)]
+#define SET1(a, j, v) (a)[(j)] = (v)
+#define SET2(a, j, v) (a)[(j)] = (v); (a)[(j) + 1] = (v)
 
 static unsigned int lcg_state = 12345u;
 static unsigned int lcg_u(void)

@@ -115,3 +115,19 @@ def test_an_interrupted_executor_leaves_the_finished_cells(tmp_path):
     assert [r.cell for r in stop.value.results] == [cells[-1]]
     again = quiet(FakeSuite(), tmp_path, LocalExecutor()).run(cells)
     assert [r.cached for r in again] == [False, False, False, True]
+
+
+@dataclass
+class Elsewhere(Backwards):
+    """An executor whose cells run on other machines: it leaves "no gpu" to them."""
+
+    def defers(self, status):
+        return status == UNSUPPORTED  # FakeSuite's verdict of this machine, for the test
+
+
+def test_an_executor_may_leave_a_verdict_of_this_machine_to_its_own(tmp_path):
+    cells = grid("npb", ["B1", "XX"], ["S"], ["gcc"], ["host"], ["orig"])
+    ex = Elsewhere()
+    results = quiet(FakeSuite(), tmp_path, ex).run(cells)
+    assert ex.given == [cells]  # XX too: its precheck is the other machine's to make
+    assert [r.status for r in results] == [OK, OK]

@@ -16,27 +16,21 @@
     double _v2 = g(b[i]);
     d[i] = _v2 + sqrt(a[i]);
   }
-// ---- cse+bulk: loads 4 ops 3 fma 0 temporaries 7
+// ---- cse+bulk: loads 4 ops 3 fma 0 temporaries 4
 {
-    double _v0 = a[i];
-    double _v1 = g(_v0);
-    double _v2 = a[i];
-    double _v3 = b[i];
-    double _v4 = sqrt(_v2);
-    c[i] = _v4 * _v4 + _v1;
-    double _v5 = g(_v3);
-    double _v6 = a[i];
-    d[i] = _v5 + sqrt(_v6);
+    double _v0 = g(a[i]);
+    double _v1 = b[i];
+    double _v2 = sqrt(a[i]);
+    c[i] = _v2 * _v2 + _v0;
+    double _v3 = g(_v1);
+    d[i] = _v3 + sqrt(a[i]);
   }
-// ---- accsat: loads 4 ops 2 fma 1 temporaries 7
+// ---- accsat: loads 4 ops 2 fma 1 temporaries 4
 {
-    double _v0 = a[i];
-    double _v1 = g(_v0);
-    double _v2 = a[i];
-    double _v3 = b[i];
-    double _v4 = sqrt(_v2);
-    c[i] = _v1 + _v4 * _v4;
-    double _v5 = g(_v3);
-    double _v6 = a[i];
-    d[i] = _v5 + sqrt(_v6);
+    double _v0 = g(a[i]);
+    double _v1 = b[i];
+    double _v2 = sqrt(a[i]);
+    c[i] = _v0 + _v2 * _v2;
+    double _v3 = g(_v1);
+    d[i] = _v3 + sqrt(a[i]);
   }

@@ -20,25 +20,13 @@
     z = w + b[kk];
     c[i] = z * w;
   }
-// ---- cse+bulk: loads 3 ops 3 fma 0 temporaries 3
+// ---- cse+bulk: same as cse
+// ---- accsat: loads 3 ops 3 fma 1 temporaries 1
 {
     double _v0 = a[i];
-    int _v1 = ix[i];
-    double _v2 = b[_v1];
     double w = _v0 * s;
     double z;
-    int kk = _v1;
-    z = w + _v2;
-    c[i] = z * w;
-  }
-// ---- accsat: loads 3 ops 3 fma 1 temporaries 3
-{
-    double _v0 = a[i];
-    int _v1 = ix[i];
-    double _v2 = b[_v1];
-    double w = _v0 * s;
-    double z;
-    int kk = _v1;
-    z = _v2 + s * _v0;
+    int kk = ix[i];
+    z = b[kk] + s * _v0;
     c[i] = z * w;
   }

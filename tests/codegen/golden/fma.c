@@ -22,11 +22,9 @@
     c[i] = _v0 * _v1 + s;
     d[i] = s + _v1 * _v0;
   }
-// ---- accsat: loads 2 ops 1 fma 1 temporaries 3
+// ---- accsat: loads 2 ops 1 fma 1 temporaries 1
 {
-    double _v0 = a[i];
-    double _v1 = b[i];
-    double _v2 = s + _v1 * _v0;
-    c[i] = _v2;
-    d[i] = _v2;
+    double _v0 = s + b[i] * a[i];
+    c[i] = _v0;
+    d[i] = _v0;
   }

@@ -1,8 +1,7 @@
 // case if_else:
 //   a[i] is one temporary before the if, used in the condition and the then branch; a[i] *
-//   b[i] shared inside the then branch (accsat: one fma); bulk load hoists the b[i] after the
-//   if above it, but the branches load b[i] again (their loads are other terms, pinned to the
-//   branches)
+//   b[i] shared inside the then branch; bulk load hoists the b[i] after the if above it, but
+//   the branches load b[i] again (their loads are other terms, pinned to the branches)
 // input (from line 10):
 //   #pragma acc parallel loop
 //     for (i = 0; i < n; i++) {
@@ -46,18 +45,4 @@
     }
     d[i] = t * _v1;
   }
-// ---- accsat: loads 4 ops 4 fma 1 temporaries 4
-{
-    double _v0 = a[i];
-    double _v1 = b[i];
-    if (_v0 > 0.0) {
-      double _v2 = b[i];
-      c[i] = _v0 * _v2 + _v0 * _v2;
-      t = _v2;
-    } else {
-      double _v3 = b[i];
-      c[i] = 0.0;
-      t = -_v3;
-    }
-    d[i] = t * _v1;
-  }
+// ---- accsat: same as cse+bulk

@@ -17,21 +17,22 @@
 {
 #line 12 "dir with space/my \"k\".c"
     double _v0 = a[i];
+#line 19 "dir with space/my \"k\".c"
     double _v1 = b[i];
+#line 12 "dir with space/my \"k\".c"
     if (_v0 > 0.0) {
-#line 13 "dir with space/my \"k\".c"
       double _v2 = b[i];
+#line 13 "dir with space/my \"k\".c"
       double _v3 = _v0 * _v2;
+#line 13 "dir with space/my \"k\".c"
       c[i] = _v3 + _v3;
-#line 14 "dir with space/my \"k\".c"
       t = _v2;
     } else {
-#line 16 "dir with space/my \"k\".c"
-      double _v4 = b[i];
-      c[i] = 0.0;
 #line 17 "dir with space/my \"k\".c"
+      double _v4 = b[i];
+#line 16 "dir with space/my \"k\".c"
+      c[i] = 0.0;
       t = -_v4;
     }
-#line 19 "dir with space/my \"k\".c"
     d[i] = t * _v1;
   }

@@ -14,13 +14,12 @@
     double _v1 = (double)(ix[i] / 3);
     c[i] = _v1 + _v1 * s;
   }
-// ---- cse+bulk: loads 2 ops 5 fma 0 temporaries 4
+// ---- cse+bulk: loads 2 ops 5 fma 0 temporaries 3
 {
-    float _v0 = f[i];
-    int _v1 = ix[i];
-    float _v2 = q * _v0;
-    f[i] = _v2 * _v2;
-    double _v3 = (double)(_v1 / 3);
-    c[i] = _v3 + _v3 * s;
+    int _v0 = ix[i];
+    float _v1 = q * f[i];
+    f[i] = _v1 * _v1;
+    double _v2 = (double)(_v0 / 3);
+    c[i] = _v2 + _v2 * s;
   }
 // ---- accsat: same as cse+bulk

@@ -14,19 +14,11 @@
     c[i] = _v1 * _v1;
     d[i] = s * _v1 + _v0;
   }
-// ---- cse+bulk: loads 2 ops 4 fma 0 temporaries 3
+// ---- cse+bulk: same as cse
+// ---- accsat: loads 2 ops 3 fma 1 temporaries 2
 {
     double _v0 = a[i];
-    double _v1 = b[i];
-    double _v2 = _v0 + _v1;
-    c[i] = _v2 * _v2;
-    d[i] = s * _v2 + _v0;
-  }
-// ---- accsat: loads 2 ops 3 fma 1 temporaries 3
-{
-    double _v0 = a[i];
-    double _v1 = b[i];
-    double _v2 = _v0 + _v1;
-    c[i] = _v2 * _v2;
-    d[i] = _v0 + _v2 * s;
+    double _v1 = _v0 + b[i];
+    c[i] = _v1 * _v1;
+    d[i] = _v0 + _v1 * s;
   }

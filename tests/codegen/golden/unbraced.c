@@ -1,6 +1,6 @@
 // case unbraced:
-//   an unbraced body on a line of its own gets braces at the body's indent; accsat prints x*x
-//   + x*x as one fma (x*x) + x*x, cost equal to cse's shared product
+//   an unbraced body on a line of its own gets braces at the body's indent; accsat prints what
+//   cse prints (an fma alone does not pay: a + b * c is an add and a multiply in C)
 // input (from line 5):
 //   #pragma acc parallel loop
 //     for (i = 0; i < n; i++)
@@ -13,8 +13,4 @@
       c[i] = _v1 + _v1;
     }
 // ---- cse+bulk: same as cse
-// ---- accsat: loads 1 ops 2 fma 1 temporaries 1
-{
-      double _v0 = a[i];
-      c[i] = _v0 * _v0 + _v0 * _v0;
-    }
+// ---- accsat: same as cse

@@ -9,10 +9,5 @@
     double _v0 = a[i] + 1.0;
     c[i] = _v0 * _v0;
   }
-// ---- cse+bulk: loads 1 ops 2 fma 0 temporaries 2
-{
-    double _v0 = a[i];
-    double _v1 = _v0 + 1.0;
-    c[i] = _v1 * _v1;
-  }
-// ---- accsat: same as cse+bulk
+// ---- cse+bulk: same as cse
+// ---- accsat: same as cse

@@ -1,0 +1,237 @@
+"""``accsat tune`` as a suite of the sweep engine: one cell per configuration and round.
+
+A configuration is the user's program built one way: ``orig`` (accsat-cc with
+``ACCSAT_DISABLE=1``: nothing rewritten, timers in), a variant
+(``ACCSAT_VARIANT``), or ``tuned`` (``ACCSAT_TUNE``: the database). Its build is
+made once, in a private copy of the build directory
+(``OUT/builds/<config>-<fingerprint>/tree``: the user's tree is only read, and
+configurations can build side by side or on other nodes), running ``--clean``
+then ``--build`` with ``ACCSAT_PROFILE`` and ``ACCSAT_BUILD_DIR`` set. A cell is
+one run of it (``cell.size`` names the round): ``--run`` in the copy, with a
+profile of its own, the output checked against ``--check``. The tuner orders
+the cells round by round, every configuration once per round, so that a drift
+of the machine falls on all of them alike. The engine caches every cell, so
+re-running reuses what finished.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import __version__ as accsat_version
+from ..options import ORIG, TUNED
+from ..sweep import __version__ as sweep_version
+from ..sweep import accsat_cc, procs
+from ..sweep.cache import fingerprint, read_json, write_record
+from ..sweep.cells import Cell
+from ..sweep.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from . import profile
+
+TUNE_VERSION = "1"  # of this suite's builds and runs: part of every fingerprint
+# the user's settings that would change what a configuration is; ours replace them
+_OURS = (
+    "ACCSAT_VARIANT",
+    "ACCSAT_DISABLE",
+    "ACCSAT_PROFILE",
+    "ACCSAT_TUNE",
+    "ACCSAT_BUILD_DIR",
+    "ACCSAT_REPORT",
+    "ACCSAT_KEEP",
+)
+
+
+@dataclass
+class TuneSuite:
+    dir: Path  # the user's build directory (only read)
+    build_cmd: str
+    run_cmd: str
+    clean_cmd: str = ""
+    check: str = ""  # a regular expression the output of every run must match
+    runs: int = 3
+    timeout: float = 900.0  # per run
+    build_timeout: float = 3600.0
+    db: Path | None = None  # the database the tuned cell builds with
+    tree: str = ""  # fingerprint of the directory's contents (tree_fingerprint)
+    exclude: tuple[Path, ...] = ()  # inside ``dir``, not copied (the outputs, the database)
+    name: str = "tune"
+
+    # -- the engine's Suite protocol --------------------------------------------------
+    def precheck(self, cell: Cell) -> Result | None:
+        return None
+
+    def build_key(self, cell: Cell) -> dict:
+        key = {
+            "dir": str(self.dir),
+            "tree": self.tree,
+            "build": self.build_cmd,
+            "clean": self.clean_cmd,
+            "config": cell.variant,
+            "tune": TUNE_VERSION,
+            "harness": sweep_version,
+            "accsat": accsat_version,
+            # the timers are accsat's code too, orig included
+            "accsat_code": accsat_cc.accsat_code(),
+        }
+        if cell.variant == TUNED:
+            from .db import load
+
+            key["db"] = load(self.db).digest() if self.db is not None else None
+        return key
+
+    def run_key(self, cell: Cell) -> dict:
+        return {"run": self.run_cmd, "check": self.check, "timeout": self.timeout}
+
+    def build(self, cell: Cell, folder: Path) -> dict:
+        """The configuration's build, shared by its cells (one per round of runs):
+        ``OUT/builds/<config>-<fingerprint>``, made by the first of them."""
+        fp = fingerprint(self.build_key(cell))
+        shared = folder.parent.parent / "builds" / f"{_safe(cell.variant)}-{fp}"
+        shared.mkdir(parents=True, exist_ok=True)
+        with open(shared / ".lock", "a") as lock:  # cells of one config may build at once
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            record = read_json(shared / "build.json")
+            if isinstance(record, dict) and Path(record.get("artifact") or shared).exists():
+                return record
+            record = self._build(cell.variant, shared)
+            write_record(shared / "build.json", record)
+            return record
+
+    def _build(self, config: str, folder: Path) -> dict:
+        tree = folder / "tree"
+        copy_tree(self.dir, tree, self.exclude)
+        log = folder / "build.log"
+        report = folder / "kernels.jsonl"
+        for stale in (log, report):
+            stale.unlink(missing_ok=True)
+        env = self.environment(config, folder, tree)
+        seconds = 0.0
+        record = {"ok": False, "source_dir": str(tree), "log": str(log)}
+        for what, cmd in (("clean", self.clean_cmd), ("build", self.build_cmd)):
+            if not cmd:
+                continue
+            done = procs.run(
+                ["/bin/sh", "-c", cmd],
+                cwd=tree,
+                env=env,
+                timeout=self.build_timeout - seconds,
+                stdout=log,
+                append=True,
+            )
+            seconds += done.seconds
+            record.update(
+                seconds=round(seconds, 3),
+                kernels=accsat_cc.kernel_summary(report),
+                fallbacks=accsat_cc.count_fallbacks(log.read_text(errors="replace")),
+            )
+            if done.timed_out:
+                return {
+                    **record,
+                    "status": TIMEOUT,
+                    "message": f"{what} passed {self.build_timeout:g} s",
+                }
+            if done.returncode != 0:
+                return {
+                    **record,
+                    "status": BUILD_FAILED,
+                    "message": f"--{what} exit status {done.returncode} "
+                    f"({_last_line(log)}; see {log})",
+                }
+        return {**record, "ok": True, "artifact": str(tree), "message": ""}
+
+    def run(self, cell: Cell, build: dict, folder: Path) -> Result:
+        """One run of the built configuration (one round of the tuner: ``cell.size``)."""
+        tree = Path(build["artifact"])
+        out = folder / "run.out"
+        prof = folder / "profile.jsonl"
+        prof.unlink(missing_ok=True)
+        env = {**self.environment(cell.variant, folder, tree), "ACCSAT_PROFILE": str(prof)}
+        done = procs.run(
+            ["/bin/sh", "-c", self.run_cmd], cwd=tree, env=env, timeout=self.timeout, stdout=out
+        )
+        failed = self._failure(done, out)
+        if failed is not None:
+            status, message = failed
+            verified = False if status == VERIFICATION_FAILED else None
+            return Result(cell, status, message, verified=verified)
+        found, bad = profile.read(prof)
+        seconds = round(done.seconds, 6)
+        return Result(
+            cell,
+            OK,
+            verified=True,
+            seconds=seconds,
+            times=[seconds],
+            wall_seconds=seconds,
+            cpu_seconds=done.cpu_seconds,
+            extra={"kernels": profile.rows(found), "bad_profile_lines": bad},
+        )
+
+    def _failure(self, done: procs.Finished, out: Path) -> tuple[str, str] | None:
+        if done.timed_out:
+            return TIMEOUT, f"the run passed {self.timeout:g} s"
+        if done.returncode != 0:
+            return RUN_FAILED, f"exit status {done.returncode} ({_last_line(out)})"
+        if self.check and not re.search(self.check, out.read_text(errors="replace"), re.M):
+            return VERIFICATION_FAILED, f"the output does not match --check {self.check!r}"
+        return None
+
+    # -- the configuration's environment --------------------------------------------------
+    def environment(self, config: str, folder: Path, tree: Path) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in _OURS}
+        env.update(
+            ACCSAT_PROFILE=str(folder / "profile-build.jsonl"),
+            ACCSAT_BUILD_DIR=str(tree),
+            ACCSAT_REPORT=str(folder / "kernels.jsonl"),
+            ACCSAT_DISABLE="1" if config == ORIG else "0",
+        )
+        if config == TUNED:
+            env["ACCSAT_TUNE"] = str(self.db)
+        elif config != ORIG:
+            env["ACCSAT_VARIANT"] = config
+        return env
+
+
+def copy_tree(src: Path, dest: Path, exclude: tuple[Path, ...] = ()) -> None:
+    """A fresh copy of ``src`` at ``dest`` (links kept as links), without ``exclude``."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    skip = {p.resolve() for p in exclude}
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        return {n for n in names if (Path(folder) / n).resolve() in skip}
+
+    shutil.copytree(src, dest, symlinks=True, ignore=ignore)
+
+
+def tree_fingerprint(src: Path, exclude: tuple[Path, ...] = ()) -> str:
+    """Names, sizes and modification times below ``src``: an edit means new builds."""
+    skip = {p.resolve() for p in exclude}
+    h = hashlib.sha256()
+    for folder, dirs, files in os.walk(src):
+        dirs[:] = sorted(d for d in dirs if (Path(folder) / d).resolve() not in skip)
+        for name in sorted(files):
+            path = Path(folder) / name
+            if path.resolve() in skip:
+                continue
+            try:
+                st = path.lstat()
+            except OSError:
+                continue
+            h.update(f"{path.relative_to(src)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    return h.hexdigest()[:16]
+
+
+def _safe(name: str) -> str:
+    """A config's name as a file name (``cse+sat`` stays as it is)."""
+    return re.sub(r"[^A-Za-z0-9.+_-]", "_", name)
+
+
+def _last_line(log: Path) -> str:
+    lines = [ln.strip() for ln in procs.tail(log, 4000).splitlines() if ln.strip()]
+    return lines[-1][:200] if lines else "no output"
