@@ -87,6 +87,8 @@ def fold(op: str, ty: str, operands: list[tuple[str, str]]) -> str | None:
 
 
 def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:
+    if any(vt.name == "long double" for _, vt in values):
+        return None  # a Python float does not hold a long double (comparisons, casts)
     if op == "Cast":
         return _convert(values[0][0], values[0][1], t)
     if op in COMPARISONS:

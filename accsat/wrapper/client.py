@@ -231,6 +231,7 @@ def request(path: str, options, timeout: float) -> bytes:
     """What a server child needs to do what an in-process rewrite here would do."""
     cwd = os.getcwd()
     st = os.stat(cwd)
+    root = os.stat("/")
     return pickle.dumps(
         {
             "path": path,
@@ -238,6 +239,8 @@ def request(path: str, options, timeout: float) -> bytes:
             "timeout": timeout,
             "cwd": cwd,
             "cwd_id": (st.st_dev, st.st_ino),
+            # a container sharing /tmp with the host sees other files under the same paths
+            "root_id": (root.st_dev, root.st_ino),
             "env": dict(os.environ),
             "umask": _umask(),
         },

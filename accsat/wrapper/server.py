@@ -347,7 +347,10 @@ def serve_one(request: dict) -> dict:
         st = os.stat(".")
     except OSError as exc:
         return {"unavailable": f"cannot enter {request['cwd']}: {exc.strerror}"}
-    if (st.st_dev, st.st_ino) != tuple(request["cwd_id"]):  # another mount namespace
+    root = os.stat("/")
+    if (st.st_dev, st.st_ino) != tuple(request["cwd_id"]) or (
+        (root.st_dev, root.st_ino) != tuple(request["root_id"])
+    ):  # another mount namespace (a container sharing /tmp with the host)
         return {"unavailable": "the client's folder is not the server's"}
     os.environ.clear()
     os.environ.update(request["env"])

@@ -21,6 +21,10 @@ from accsat.egraph.fold import fold
     ("Cast", "int", [("1e20", "double")], None),  # out of range: undefined
     ("Lt", "int", [("1.5", "double"), ("2.0", "double")], "1"),
     ("Add", "long", [("2147483647L", "long"), ("1L", "long")], "2147483648L"),
+    # a Python float does not hold a long double: no fold, whatever the result's type
+    ("Lt", "int", [("0.9999999999999999999L", "long double"), ("1.0L", "long double")], None),
+    ("Cast", "int", [("0.9999999999999999999L", "long double")], None),
+    ("Cast", "double", [("0.1L", "long double")], None),
 ])
 def test_fold(op, ty, operands, expected):
     assert fold(op, ty, operands) == expected

@@ -293,3 +293,20 @@ def test_server_holds_none_of_the_callers_descriptors(project, env, runtime):
         os.close(rfd)
         if wfd >= 0:
             os.close(wfd)
+
+
+def test_a_client_that_sees_another_root_is_not_served(tmp_path, monkeypatch):
+    """A container sharing /tmp with the host (Apptainer binds /tmp, $HOME and $PWD) must
+    not have its files preprocessed in the host's view: another root, no answer."""
+    import pickle
+
+    from accsat.wrapper import server
+
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # serve_one may replace it
+    options = Options(preprocess=PreprocessOptions(), line_directives=str(src))
+    request = pickle.loads(client.request(str(src), options, 5.0))
+    request["root_id"] = (-1, -1)
+    assert "unavailable" in server.serve_one(request)
