@@ -67,7 +67,7 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
     for i in range(1, runs + 1):
         log = folder / f"run-{i}.out"
         done = procs.run([str(exe.resolve())], cwd=exe.parent, env=env, timeout=timeout, stdout=log,
-                         big_stack=True)
+                         big_stack=True, timed=True)
         text = log.read_text(errors="replace")
         out = parse(text)
         base = Result(cell, OK, times=times, verified=out.verified if out.verification else None)

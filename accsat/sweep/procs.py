@@ -41,17 +41,44 @@ def unlimited_stack() -> None:
         resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
 
 
+_ADDR_NO_RANDOMIZE = 0x0040000  # linux/personality.h
+
+
+def fixed_layout() -> None:
+    """No address-space randomisation for a timed run (Linux; elsewhere nothing): with
+    it, the same NPB CG class W binary took 0.16 s or 0.21 s from one run to the next
+    on our 2-core test host, as its arrays happened to land; without it, 0.16 s every
+    time. Inherited by the shell's children (``setarch -R`` does the same)."""
+    import ctypes
+
+    try:
+        personality = ctypes.CDLL(None, use_errno=True).personality
+    except (OSError, AttributeError):
+        return
+    current = personality(0xFFFFFFFF)
+    if current != -1:
+        personality(current | _ADDR_NO_RANDOMIZE)
+
+
 def run(cmd: list[str], cwd: Path, env: dict[str, str], timeout: float | None,
         stdout: Path, stderr: Path | None = None, stdin: Path | None = None,
-        big_stack: bool = False, append: bool = False) -> Finished:
-    """Run ``cmd``; its output goes to ``stdout`` (and ``stderr``, else the same file)."""
+        big_stack: bool = False, append: bool = False, timed: bool = False) -> Finished:
+    """Run ``cmd``; its output goes to ``stdout`` (and ``stderr``, else the same file).
+    ``timed``: a run whose time is compared (fixed memory layout, :func:`fixed_layout`)."""
+
+    def prepare() -> None:
+        if big_stack:
+            unlimited_stack()
+        if timed:
+            fixed_layout()
+
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(stdout, "ab" if append else "wb") as out, open(stderr, "wb") if stderr else _same(out) as err, \
             open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp:
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdin=inp, stdout=out, stderr=err,
                                 start_new_session=True,
-                                preexec_fn=unlimited_stack if big_stack else None)
+                                preexec_fn=prepare if big_stack or timed else None)
         with _lock:
             _active.add(proc)
         try:

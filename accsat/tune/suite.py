@@ -152,7 +152,8 @@ class TuneSuite:
         prof.unlink(missing_ok=True)
         env = {**self.environment(cell.variant, folder, tree), "ACCSAT_PROFILE": str(prof)}
         done = procs.run(
-            ["/bin/sh", "-c", self.run_cmd], cwd=tree, env=env, timeout=self.timeout, stdout=out
+            ["/bin/sh", "-c", self.run_cmd], cwd=tree, env=env, timeout=self.timeout, stdout=out,
+            timed=True,
         )
         failed = self._failure(done, out)
         if failed is not None:
