@@ -1,7 +1,7 @@
 """``accsat advise`` over NPB-ACC: counts per benchmark, run time, findings to check by hand.
 
     python benchmarks/advise_npb.py --npb-root DIR [--class B] [--benchmarks BT,CG,...]
-        [--no-rewrite] [--sample 20] [--seed 1] [--out advise-npb]
+        [--no-rewrite] [--sample 20] [--seed 1] [--out DIR]
 
 Each benchmark is configured in a private copy (``make config CLASS=...``), then
 every source file is advised (as written and, unless ``--no-rewrite``, as accsat
@@ -19,6 +19,7 @@ import json
 import os
 import random
 import sys
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -80,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compiler", choices=("nvc", "gcc"), default="nvc")
     ap.add_argument("--sample", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default="advise-npb")
+    # outside the source tree by default: OUT/trees holds copies of NPB (never commit them)
+    ap.add_argument("--out", default=os.path.join(tempfile.gettempdir(), "accsat-advise-npb"))
     args = ap.parse_args(argv)
     if not args.npb_root:
         ap.error("give --npb-root or set NPB_ROOT")
