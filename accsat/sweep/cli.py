@@ -20,6 +20,13 @@ from .executor import Detached, ExecutorError
 from .results import Result
 from .slurm import SlurmOptions, executor_for
 
+# shared with ``accsat tune``: a run and a build mean the same there
+timeout_option = click.option("--timeout", default=900.0, show_default=True,
+                              type=Seconds(positive=True),
+                              help="seconds per run before it counts as a timeout")
+build_timeout_option = click.option("--build-timeout", default=3600.0, show_default=True,
+                                    type=Seconds(positive=True), help="seconds per build")
+
 
 def common_sweep_options(f):
     """Options every harness takes, with the same meaning."""
@@ -36,10 +43,8 @@ def common_sweep_options(f):
                      help="cells built at once (runs are always one at a time, alone)"),
         click.option("--out", "out", default=None, type=click.Path(file_okay=False),
                      help="output folder (results, plots, cells cache)"),
-        click.option("--timeout", default=900.0, show_default=True, type=Seconds(positive=True),
-                     help="seconds per run before it counts as a timeout"),
-        click.option("--build-timeout", default=3600.0, show_default=True,
-                     type=Seconds(positive=True), help="seconds per build"),
+        timeout_option,
+        build_timeout_option,
         click.option("--force", is_flag=True, help="redo every cell (ignore the cache)"),
         click.option("--retry-failed", is_flag=True,
                      help="redo cached cells that failed (build, run, verification)"),

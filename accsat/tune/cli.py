@@ -24,10 +24,16 @@ from pathlib import Path
 
 import click
 
-from ..cliparams import CONTEXT_SETTINGS, Seconds
+from ..cliparams import CONTEXT_SETTINGS
 from ..options import CONFIGS, ORIG, TUNED
 from ..sweep.cells import Cell
-from ..sweep.cli import executor_options, finish, parse_variants
+from ..sweep.cli import (
+    build_timeout_option,
+    executor_options,
+    finish,
+    parse_variants,
+    timeout_option,
+)
 from ..sweep.engine import Sweep
 from ..sweep.results import OK, Result
 from . import outputs, profile
@@ -103,20 +109,8 @@ OUT_NAME = "accsat-tune"
     type=click.Path(exists=True, file_okay=False),
     help="the build directory",
 )
-@click.option(
-    "--timeout",
-    default=900.0,
-    show_default=True,
-    type=Seconds(positive=True),
-    help="seconds per run",
-)
-@click.option(
-    "--build-timeout",
-    default=3600.0,
-    show_default=True,
-    type=Seconds(positive=True),
-    help="seconds per build",
-)
+@timeout_option
+@build_timeout_option
 @click.option(
     "--jobs",
     default=1,
