@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .codegen.layout import layout
+from .codegen.macros import FileMacros
 from .codegen.placement import PlacementError, make_plan
 from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
@@ -30,6 +31,7 @@ from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
 from .report import KEPT_BY_TUNING, NO_GAIN, KernelReport
+from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
 
@@ -46,27 +48,64 @@ class _FileContext:
     cost: CostModel
     rulesets: list[RuleSet]
     prefix: str  # of the temporaries' names
+    macros: FileMacros  # the accesses the kernel bodies write through macros
+    promote: str = ""  # of the variables carrying values across inner loops (ssa/promote.py)
 
     @property
     def path(self) -> Path:
         return self.file.path
 
 
+KernelResult = tuple[KernelReport, Replacement | None]
+# share(sizes, one, progress): one(i) for every kernel index i, in order, given each
+# kernel's size (its body's characters: the biggest are best started first), progress
+# called as rewrite_file's; the compile server's spreads them over two processes
+Share = Callable[[list[int], Callable[[int], KernelResult],
+                  Callable[[int, int], None] | None], list[KernelResult]]
+
+
 def rewrite_file(path: Path, options: Options = Options(),
-                 progress: Callable[[int, int], None] | None = None) -> FileResult:
+                 progress: Callable[[int, int], None] | None = None,
+                 share: Share | None = None) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
-    and after each kernel."""
+    and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
+    kernel's is independent of the others')."""
+    loaded, one = prepare(path, options)
+    total = len(loaded.kernels)
+    if share is not None:
+        sizes = [k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
+                 for k in loaded.kernels]
+        results = share(sizes, one, progress)
+    else:
+        results = []
+        for done in range(total):
+            if progress is not None:
+                progress(done, total)
+            results.append(one(done))
+    if progress is not None:
+        progress(total, total)
+    reports = [report for report, _ in results]
+    replacements = [r for _, r in results if r is not None]
+    out = splice(loaded.text, replacements, options.line_directives)
+    if options.line_directives is not None:
+        out = line_directive(1, options.line_directives) + out
+    return FileResult(out, reports)
+
+
+def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], KernelResult]]:
+    """The loaded file, and the rewrite of its kernel number i."""
     cost = load_cost_model(options.cost_model)
     rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
-    ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source))
-    reports, replacements = [], []
+    ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source),
+                       FileMacros(loaded, options.preprocess))
+    ctx.promote = promote.name_prefix(loaded.source, ctx.prefix)
     by_config: dict[str, tuple[_FileContext, Options]] = {}
-    for done, kernel in enumerate(loaded.kernels):
-        if progress is not None:
-            progress(done, len(loaded.kernels))
+
+    def one(i: int) -> KernelResult:
+        kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         if config == ORIG:  # a tuning database keeps this kernel as written
             report, replacement = KernelReport(
@@ -81,15 +120,9 @@ def rewrite_file(path: Path, options: Options = Options(),
                 report, replacement = KernelReport(
                     str(path), kernel.line, kernel.construct, kernel.function, config,
                 ).unchanged(_too_deep(exc)), None
-        reports.append(report)
-        if replacement is not None:
-            replacements.append(replacement)
-    if progress is not None:
-        progress(len(loaded.kernels), len(loaded.kernels))
-    out = splice(loaded.text, replacements, options.line_directives)
-    if options.line_directives is not None:
-        out = line_directive(1, options.line_directives) + out
-    return FileResult(out, reports)
+        return report, replacement
+
+    return loaded, one
 
 
 def _too_deep(exc: RecursionError) -> str:
@@ -124,7 +157,8 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
         return report.unchanged(kernel.span), None
     t = time.perf_counter()
     try:
-        ssa = build_ssa(kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined)
+        ssa = build_ssa(kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined,
+                        ctx.promote or None)
     except Unsupported as exc:
         line = f" (line {exc.line})" if exc.line and exc.line != kernel.line else ""
         return report.unchanged(exc.reason + line), None
@@ -159,9 +193,10 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
             return report.unchanged(f"internal: {exc}"), None
     report.seconds["codegen"] = time.perf_counter() - t
     report.cost["printed"] = printed.counts.cost
-    if not _pays(printed, ssa):
+    promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
+    if not _pays(printed, ssa, promoted):
         return report.unchanged(NO_GAIN), None
-    report.hoisted = printed.hoisted
+    report.hoisted, report.promoted = printed.hoisted, promoted
     span = kernel.span
     assert isinstance(span, BodySpan)
     if options.verify:
@@ -202,16 +237,17 @@ def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, EN
     plan = make_plan(program, choice, sat.class_of, options.bulk)
     shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
     printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
-                          indent, unit, options.line_directives, ctx.cost, shape)
+                          indent, unit, options.line_directives, ctx.cost, shape,
+                          ctx.macros)
     return printer.body()
 
 
-def _pays(printed, ssa: SSAKernel) -> bool:
+def _pays(printed, ssa: SSAKernel, promoted: int = 0) -> bool:
     """A rewrite pays when the body as printed costs less than as written under the
     cost model (every operation evaluated counted, constant expressions free), or when
-    bulk load moved a load above a store it provably does not alias: the reordering a
-    compiler cannot do by itself."""
-    return printed.counts.cost < ssa.stats.cost - 1e-9 or printed.hoisted > 0
+    bulk load moved a load above a store it provably does not alias, or a value is
+    carried across an inner loop in a variable: what a compiler cannot do by itself."""
+    return printed.counts.cost < ssa.stats.cost - 1e-9 or printed.hoisted > 0 or promoted > 0
 
 
 def _exact(ext: Extraction, roots: list[int], plain, classes: int) -> Extraction:

@@ -35,6 +35,7 @@ class KernelReport:
     fma: int = 0
     temporaries: int = 0
     hoisted: int = 0  # loads bulk load moved above a store they do not alias
+    promoted: int = 0  # locations carried in a variable across an inner loop (ssa/promote.py)
     verification: dict | None = None  # with --verify: KernelVerdict.as_dict() of the rewrite
     # frontend: the file's loading shared among its kernels (their sum is the file's)
     seconds: dict = field(default_factory=lambda: {"frontend": 0.0, "ssa": 0.0, "saturate": 0.0,

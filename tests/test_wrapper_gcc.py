@@ -359,14 +359,14 @@ def test_internal_errors_are_one_line(proj, session_env, monkeypatch):
     from accsat.options import Options
     from accsat.wrapper.rewrite import rewrite
 
-    def boom(path, options):
+    def boom(path, options, **_):
         raise RuntimeError("kaput\nsecond line")
 
     monkeypatch.setattr(pipeline, "rewrite_file", boom)  # the forked child sees it
     out = rewrite(str(proj / "main.c"), Options(variant="cse", line_directives="main.c"), 60)
     assert out.error == f"{proj / 'main.c'}: internal error: RuntimeError: kaput"
 
-    def die(path, options):
+    def die(path, options, **_):
         os.kill(os.getpid(), signal.SIGSEGV)
 
     monkeypatch.setattr(pipeline, "rewrite_file", die)

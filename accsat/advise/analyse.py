@@ -17,9 +17,10 @@ from ..errors import Unsupported
 from ..frontend.kernels import Kernel
 from ..frontend.load import LoadedFile
 from ..ssa import ir
+from ..ssa.cnodes import root_name
 from ..ssa.memory import Access
 from ..ssa.state import Site, SSAKernel
-from ..ssa.statements import build_ssa, root_name
+from ..ssa.statements import build_ssa
 from .neighbours import Group, find_groups
 from .spelling import Spelling, subscript_offset
 from .strides import Dependence, Stride, classify, stride_along

@@ -60,27 +60,10 @@ class Spelling:
 
     def _path(self, start: int) -> str | None:
         toks = self.source.tokens
-        j = start + 1
-        while j < len(toks):
-            if toks[j].text == "[":
-                j = _close(toks, j)
-                if j is None:
-                    return None
-            elif toks[j].text in ("->", ".") and j + 1 < len(toks) and toks[j + 1].kind == "ident":
-                j += 2
-            else:
-                break
+        j = self.source.path_end(start + 1)
+        if j is None:
+            return None
         return " ".join(self.source.text[toks[start].start : toks[j - 1].end].split())
-
-
-def _close(toks, j: int) -> int | None:
-    """Index after the ``]`` that closes the ``[`` at ``j``."""
-    depth = 0
-    for k in range(j, len(toks)):
-        depth += {"[": 1, "]": -1}.get(toks[k].text, 0)
-        if depth == 0:
-            return k + 1
-    return None
 
 
 def subscript_offset(node: c_ast.Node, var: str) -> int | None:

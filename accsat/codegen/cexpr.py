@@ -79,8 +79,11 @@ class ExprPrinter:
     def __init__(self, choice: dict[int, ENode], name_of: Callable[[int], str | None],
                  fma_call: bool, counts: Counts,
                  cost: Callable[[ENode], float] | None = None,
-                 free_reads: frozenset[int] = frozenset()):
+                 free_reads: frozenset[int] = frozenset(),
+                 spell: Callable[[str], str] | None = None):
         self.choice = choice
+        # an access path as printed -> the user's text for it there (codegen/macros.py)
+        self.spell = spell or (lambda text: text)
         self.name_of = name_of
         self.fma_call = fma_call
         self.counts = counts
@@ -197,8 +200,8 @@ class ExprPrinter:
 
     def access(self, base: int, template: str, indices: list[int]) -> str:
         text, prec = self.expr(base)
-        return access_path(self.wrap(text, prec, PRIMARY), template,
-                           [self.expr(i)[0] for i in indices])
+        return self.spell(access_path(self.wrap(text, prec, PRIMARY), template,
+                                      [self.expr(i)[0] for i in indices]))
 
     @staticmethod
     def wrap(text: str, prec: int, need: int) -> str:

@@ -47,6 +47,10 @@ class Layout:
     tails: dict[int, list[str]] = field(default_factory=dict)  # id(Compound) -> lines before }
     body: int = 0  # id() of the body's node
     close_indent: str | None = None  # the whitespace before the body's closing brace
+    # where the body came from (the accesses written through macros, codegen/macros.py)
+    source_map: SourceMap | None = None
+    span: BodySpan | None = None
+    node: c_ast.Node | None = None  # the body's statement as parsed
 
     def written(self, node: object) -> Written | None:
         return self.of.get(id(node))
@@ -68,7 +72,9 @@ class Layout:
 
 def layout(source: SourceMap, span: BodySpan, body: c_ast.Node) -> Layout:
     """The layout of a kernel body (``body`` is the loop's statement)."""
-    return _Aligner(source).body(span, body)
+    out = _Aligner(source).body(span, body)
+    out.source_map, out.span, out.node = source, span, body
+    return out
 
 
 class _Aligner:

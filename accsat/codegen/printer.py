@@ -13,9 +13,11 @@ from .cexpr import Counts, ExprPrinter, scalar_type
 from .keep import Keeper
 from .layout import Layout
 from .lines import next_line, serving_lines, without_shadowed
+from .macros import FileMacros, MacroSpelling
 from .placement import Plan
 from .program import Point, Program, Use
 from .splice import line_directive
+from .typenames import body_typedefs, declare
 
 
 def temp_prefix(source: SourceMap) -> str:
@@ -40,7 +42,7 @@ class BodyPrinter:
     def __init__(self, program: Program, plan: Plan, types: dict[int, ct.CType],
                  prefix: str, fma_call: bool, indent: str, unit: str,
                  line_file: str | None = None, cost: Callable[[ENode], float] | None = None,
-                 layout: Layout | None = None):
+                 layout: Layout | None = None, macros: FileMacros | None = None):
         self.p = program
         self.plan = plan
         self.types = types  # class -> C type, for declarations of temporaries
@@ -52,12 +54,13 @@ class BodyPrinter:
         self.scope_names: list[list[int]] = []
         self.use = Use(0.0, "k0")
         self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts, cost,
-                                frozenset(plan.calls))
+                                frozenset(plan.calls), MacroSpelling(layout, macros))
         self.lines: list[str] = []
         self.ntemps = 0
         self.line_file = line_file  # emit #line so diagnostics name the user's lines
         self.serving = serving_lines(program.ssa.body, plan) if line_file is not None else {}
         self.keep = Keeper(self, layout)  # statements whose computation did not change
+        self.typedefs = body_typedefs(program.ssa)  # "real": how temporaries may be declared
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
@@ -82,7 +85,7 @@ class BodyPrinter:
         t = self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype)
         if t is None:
             raise ValueError(f"no C type for a temporary of {self.plan.choice[cls].ctype}")
-        return ct.spell(t, name)
+        return declare(t, name, self.typedefs)
 
     # -- blocks and statements -----------------------------------------------------------
     def body(self) -> Printed:

@@ -4,6 +4,12 @@ egglog has no node or time limit of its own, so we run one iteration at a
 time: ``(push)``, run every chosen ruleset once, fold constants, and if the
 e-graph grew past the node limit, ``(pop)`` back to the last state within it.
 The result is read out of egglog into plain data (``EGraph``).
+
+Parsing the schema and compiling the rules cost ~15 ms a kernel, more than
+saturating most of NPB's; so each process keeps one session per set of rules
+with them loaded, and a kernel works on a ``(push)`` of it and ``(pop)``s it back
+when read out: a pushed copy is the loaded e-graph itself, e-class ids included,
+so the result is the one a fresh session gives.
 """
 
 from __future__ import annotations
@@ -71,6 +77,32 @@ def term_text(terms: TermTable, tid: int) -> str:
     return "(" + " ".join(parts) + ")"
 
 
+TERM_ID = "TermId"  # the relation naming each term we put in by its id
+LOAD_CHUNK = 64  # terms per loading rule
+
+
+def load_terms(terms: TermTable, ids: list[int]) -> str:
+    """The egglog program that adds the terms ``ids`` (arguments first) and a
+    (TermId id term) row for each.
+
+    Not one ``(let $tN ...)`` a term: each is a global of its own, and egglog's time
+    per command grows with their number (a 1,000-term kernel took 0.5 s).  Instead
+    a rule a chunk of terms, run once, its actions adding them in the same order (so
+    the e-class ids are the ones the lets gave), the arguments from earlier chunks
+    found through TermId in its query."""
+    out = [f"(relation {TERM_ID} (i64 Term))"]
+    for k in range(0, len(ids), LOAD_CHUNK):
+        chunk = ids[k:k + LOAD_CHUNK]
+        mine = set(chunk)
+        earlier = sorted({a for t in chunk for a in terms[t].args if a not in mine})
+        query = " ".join(f"({TERM_ID} {a} $t{a})" for a in earlier)
+        actions = " ".join(f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})"
+                           for t in chunk)
+        out += [f"(ruleset load-{k})", f"(rule ({query}) ({actions}) :ruleset load-{k})",
+                f"(run load-{k} 1)"]
+    return "\n".join(out)
+
+
 def reachable(terms: TermTable, roots: list[int]) -> list[int]:
     """Terms reachable from ``roots`` through their arguments, arguments first
     (they always have smaller ids than their users)."""
@@ -135,9 +167,15 @@ class _Session:
 
     def __init__(self) -> None:
         self.eg = egglog.EGraph()
+        self.depth = 0  # (push)es not (pop)ped yet
 
     def run(self, text: str):
-        return self.eg.run_program(*self.eg.parse_program(text))
+        out = self.eg.run_program(*self.eg.parse_program(text))
+        if text == "(push)":
+            self.depth += 1
+        elif text == "(pop)":
+            self.depth -= 1
+        return out
 
     def dump(self) -> dict:
         serialized = self.eg.serialize([])
@@ -167,14 +205,15 @@ class _Session:
                     kids.append(_cls(c["eclass"]))
             yield node["op"], strings, kids, _cls(eclass)
 
-    def lets(self, dump: dict | None = None) -> dict[int, int]:
+    def term_ids(self, dump: dict | None = None) -> dict[int, int]:
+        """Term id -> e-class, from the (TermId id term) rows ``load_terms`` made."""
         dump = dump or self.dump()
+        nodes = dump["nodes"]
         out = {}
-        for cid, data in dump["class_data"].items():
-            for name in data.get("let", "").split(","):
-                name = name.strip()
-                if name.startswith("$t"):
-                    out[int(name[2:])] = _cls(cid)
+        for node in nodes.values():
+            if node["op"] == TERM_ID and not node["eclass"].startswith("Term-"):
+                number, term = node["children"]
+                out[int(nodes[number]["op"])] = _cls(nodes[term]["eclass"])
         return out
 
     def sizes(self) -> dict[str, int]:
@@ -221,21 +260,50 @@ def folding_of(rulesets: list[RuleSet]) -> str | None:
     return "int" if "constant-folding-int" in builtins else None
 
 
+# (rule files' text, rulesets run, folding) -> the session with them loaded
+LoadedKey = tuple[str, tuple[str, ...], str | None]
+_LOADED: dict[LoadedKey, _Session] = {}
+
+
+def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Session]:
+    """This process's session with the schema and these rules loaded (made on first use),
+    and its key."""
+    text = egglog_text(rules) if rules else ""
+    key = (text, tuple(r.name for r in rules), folding)
+    if key not in _LOADED:
+        s = _Session()
+        s.run(schema_text())
+        if rules:
+            s.run(text)
+            s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
+        if folding:
+            s.run(fold_candidate_rules())
+        _LOADED[key] = s
+    return key, _LOADED[key]
+
+
 def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
              limits: Limits = Limits()) -> Saturation:
     start = time.perf_counter()
-    s = _Session()
-    s.run(schema_text())
     rules = [r for r in rulesets if r.file is not None]
     folding = folding_of(rulesets)
-    if rules:
-        s.run(egglog_text(rules))
-        s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
-    if folding:
-        s.run(fold_candidate_rules())
+    key, s = _loaded(rules, folding)
+    s.run("(push)")
+    try:
+        sat = _saturate(s, terms, roots, rules, folding, limits, start)
+        s.eg.run_program(*s.eg.parse_program(f"(pop {s.depth})"))  # the loaded state again
+        s.depth = 0
+        return sat
+    except BaseException:  # never reuse a session in an unknown state
+        _LOADED.pop(key, None)
+        raise
+
+
+def _saturate(s: _Session, terms: TermTable, roots: list[int], rules: list[RuleSet],
+              folding: str | None, limits: Limits, start: float) -> Saturation:
     ids = reachable(terms, roots)
     s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
-    s.run("\n".join(f"(let $t{t} {term_text(terms, t)})" for t in ids))
+    s.run(load_terms(terms, ids))
     facts = [f for t in ids if terms[t].op == "Const" for f in const_facts(terms[t].ty,
                                                                             terms[t].attrs[0])]
     if facts:
@@ -245,7 +313,7 @@ def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
         assoc = set() if any(r.name == ASSOC_CONST for r in rules) else None
         iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc)
     dump = s.dump()
-    class_of = s.lets(dump)
+    class_of = s.term_ids(dump)
     graph = EGraph()
     for op, strings, kids, cls in s.rows(dump):
         ty, attrs = ("", tuple(strings)) if op in UNTYPED else (strings[0], tuple(strings[1:]))

@@ -5,16 +5,20 @@ a shared class counted once) is cheapest, recomputed from a worklist until no
 class improves.  The sub-DAGs are snapshots (class -> cost of its node when the
 snapshot was taken), which makes one evaluation a few dict merges; because a
 snapshot can go stale, every *change* of a class's choice is also checked
-against the current choices so that the result is never cyclic.
+against the current choices so that the result is never cyclic; that check
+searches down from the new node and up from the class at once (``_Chosen``),
+so it costs the smaller of the two sides, not the whole sub-DAG below a class
+near the roots.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Iterable
 
 from accsat.egraph.graph import EGraph, ENode
-from accsat.extract.dag import CostFn, chosen_classes, reaches
+from accsat.extract.dag import CostFn, chosen_classes
 
 
 class Unextractable(ValueError):
@@ -32,7 +36,8 @@ def greedy_dag(egraph: EGraph, roots: list[int], cost: CostFn) -> dict[int, ENod
 
     best: dict[int, float] = {}
     snapshot: dict[int, dict[int, float]] = {}
-    choice: dict[int, ENode] = {}
+    chosen = _Chosen()
+    choice = chosen.choice
     queue = deque(i for i, (_, node, _) in enumerate(items) if not node.children)
     queued = set(queue)
     while queue:
@@ -46,10 +51,11 @@ def greedy_dag(egraph: EGraph, roots: list[int], cost: CostFn) -> dict[int, ENod
         if total >= best.get(cls, math.inf) - 1e-9:
             continue
         # First choice of a class: nothing can point at it yet, always safe.
-        if cls in choice and reaches(choice, node.children, cls):
+        if cls in choice and chosen.reaches(node.children, cls):
             continue
         merged[cls] = own
-        snapshot[cls], best[cls], choice[cls] = merged, total, node
+        snapshot[cls], best[cls] = merged, total
+        chosen.choose(cls, node)
         for j in users[cls]:
             if j not in queued:
                 queued.add(j)
@@ -71,3 +77,48 @@ def _merge(node: ENode, snapshot: dict[int, dict[int, float]], cls: int) -> dict
             return None
         merged.update(sub)
     return None if cls in merged else merged
+
+
+class _Chosen:
+    """The choice so far, with each class's chosen parents (classes whose chosen node
+    has it as a child), so that reachability can be searched from both ends."""
+
+    def __init__(self) -> None:
+        self.choice: dict[int, ENode] = {}
+        self.parents: dict[int, set[int]] = {}
+
+    def choose(self, cls: int, node: ENode) -> None:
+        old = self.choice.get(cls)
+        if old is not None:
+            for child in set(old.children):
+                self.parents[child].discard(cls)
+        self.choice[cls] = node
+        for child in set(node.children):
+            self.parents.setdefault(child, set()).add(cls)
+
+    def reaches(self, starts: Iterable[int], target: int) -> bool:
+        """Whether ``target`` is reachable from ``starts`` through chosen nodes
+        (``dag.reaches``): one step down from the starts and one step up from the
+        target in turn, until the two searches meet or one has nothing left.  A side
+        that ends has seen everything on its side, and a class both sides reach is
+        seen by the second at the moment it is added, so the answer is exact."""
+        down, up = set(starts), {target}
+        if target in down:
+            return True
+        down_todo, up_todo = list(down), [target]
+        choice, parents = self.choice, self.parents
+        while down_todo and up_todo:
+            node = choice.get(down_todo.pop())
+            for child in node.children if node is not None else ():
+                if child not in down:
+                    if child in up:
+                        return True
+                    down.add(child)
+                    down_todo.append(child)
+            for parent in parents.get(up_todo.pop(), ()):
+                if parent not in up:
+                    if parent in down:
+                        return True
+                    up.add(parent)
+                    up_todo.append(parent)
+        return False

@@ -6,7 +6,7 @@ nvc, gcc and clang use for the host and for NVIDIA offload code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 # Integer conversion rank and size of each standard integer type (C11 6.3.1.1).
 _INT_INFO: dict[str, tuple[int, int, bool]] = {
@@ -30,9 +30,15 @@ _FLOAT_RANK = {"float": 0, "double": 1, "long double": 2}
 
 @dataclass(frozen=True)
 class Scalar:
-    """An arithmetic type, by its canonical spelling ("unsigned long", "double")."""
+    """An arithmetic type, by its canonical spelling ("unsigned long", "double").
+
+    ``spelled``: the typedef name a declaration the user wrote gave it (``real``), carried
+    with the type so that a temporary of it can be declared the same way
+    (``codegen/typenames.py``); not part of the type: equality, hash and repr ignore it.
+    """
 
     name: str
+    spelled: str = field(default="", compare=False, repr=False)
 
     def __str__(self) -> str:
         return self.name
@@ -258,6 +264,11 @@ def spell(t: CType, name: str = "") -> str:
             params += ", ..."
         return spell(t.ret, f"{name}({params or 'void'})")
     raise TypeError(t)
+
+
+def spelled_as(t: CType, typedef: str) -> CType:
+    """``t`` as named through ``typedef`` (scalars keep the name, see ``Scalar.spelled``)."""
+    return replace(t, spelled=typedef) if isinstance(t, Scalar) else t
 
 
 def from_name(name: str) -> Scalar:

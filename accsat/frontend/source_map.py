@@ -145,6 +145,21 @@ class SourceMap:
             i += 1
         return None
 
+    def path_end(self, j: int) -> int | None:
+        """Index after the subscripts and members of an access path whose first ``[``,
+        ``->`` or ``.`` is token ``j`` (None: a ``[`` is never closed)."""
+        toks = self.tokens
+        while j < len(toks):
+            if toks[j].text == "[":
+                j = self._skip_group(j, "[", "]")
+                if j is None:
+                    return None
+            elif toks[j].text in ("->", ".") and j + 1 < len(toks) and toks[j + 1].kind == "ident":
+                j += 2
+            else:
+                break
+        return j
+
     def _statement_end(self, i: int) -> int | None:
         """Index after the statement starting at token ``i``."""
         toks = self.tokens

@@ -94,7 +94,7 @@ class TypeReader:
         if len(names) == 1:
             found = scope.typedef(names[0])
             if found is not None:
-                return found
+                return ct.spelled_as(found, names[0])  # "real": how temporaries of it are declared
         try:
             return ct.from_name(" ".join(names))
         except ValueError:

@@ -15,22 +15,25 @@ from ..errors import Unsupported
 from ..frontend import directives
 from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Symbol
-from . import ir
+from . import ir, promote
+from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name
 from .expressions import ExpressionBuilder, VarLV
 from .memory import ANYWHERE, Region
 from .state import Origin, SSAKernel
 
 _GEN = c_generator.CGenerator()
-_INCDEC = ("++", "--", "p++", "p--")
 
 
 class SSABuilder(ExpressionBuilder):
     def __init__(self, kernel: Kernel, symbols: FileSymbols,
-                 op_cost: Callable[[str, str], float], defined_functions: frozenset[str]):
+                 op_cost: Callable[[str, str], float], defined_functions: frozenset[str],
+                 promote: str | None = None):
         super().__init__(kernel, symbols, op_cost, defined_functions)
         self.calls = {}
         self.addr_roots = {}
         self.assigned_names = _assigned_names(kernel.loop.stmt)
+        self.promote = promote  # names' prefix of values carried across inner loops (promote.py)
+        self.promoted = 0
 
     def build(self) -> SSAKernel:
         body = self.kernel.loop.stmt
@@ -43,18 +46,32 @@ class SSABuilder(ExpressionBuilder):
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
+        pending = None  # a loop's promotion begun before the pragma above it
         for k, item in enumerate(items):
             first, cost = len(self.block.stmts), self.stats.cost
             try:
-                self.statement(item)
+                if pending is not None and pending.loop is item:
+                    promote.lower_rest(self, pending)  # notes its statements' origins
+                    promoted = True
+                else:
+                    promoted = promote.lower(self, item)
+                if not promoted:
+                    if isinstance(item, c_ast.Pragma) and k + 1 < len(items):
+                        pending = promote.prepare(self, items[k + 1])
+                        if pending is not None:  # what goes before the loop, before its pragma
+                            promote.lower_before(self, pending)
+                            first, cost = len(self.block.stmts), self.stats.cost
+                    self.statement(item)
             except Unsupported as exc:
                 if exc.line is None and item.coord is not None:
                     exc.line = item.coord.line
                 raise
-            self.note_origin(item, first, self.head_costs.get(id(item), self.stats.cost - cost))
+            if not promoted:
+                self.note_origin(item, first,
+                                 self.head_costs.get(id(item), self.stats.cost - cost))
             rest = items[k + 1:]
             if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) \
-                    and _may_jump_out(item):
+                    and may_jump_out(item):
                 # What follows runs only on the paths that did not break or continue:
                 # a block of its own, so nothing in it is computed before the jump.
                 first = len(self.block.stmts)
@@ -92,7 +109,7 @@ class SSABuilder(ExpressionBuilder):
 
     def st_UnaryOp(self, node: c_ast.UnaryOp) -> None:
         self.calls_first(node)
-        if node.op in _INCDEC:
+        if node.op in INCDEC:
             self.increment(node)
         else:
             self.rvalue(node)
@@ -268,7 +285,7 @@ class SSABuilder(ExpressionBuilder):
 
     def check_header(self, node: c_ast.Node) -> None:
         """Loop headers are printed as written: only their loop variables may change."""
-        for target in _assignment_targets(node):
+        for target in assignment_targets(node):
             if not isinstance(target, c_ast.ID):
                 raise Unsupported("loop header stores to memory")
             sym = self.scope.lookup(target.name)
@@ -278,7 +295,7 @@ class SSABuilder(ExpressionBuilder):
     def loop_assigned(self, node: c_ast.Node) -> list[Symbol]:
         """Variables visible here that the loop (header or body) assigns."""
         out: list[Symbol] = []
-        for target in _assignment_targets(node):
+        for target in assignment_targets(node):
             if isinstance(target, c_ast.ID):
                 sym = self.scope.lookup(target.name)
                 if sym is not None and sym not in out and self.is_register(sym):
@@ -288,7 +305,7 @@ class SSABuilder(ExpressionBuilder):
     def loop_stores(self, node: c_ast.Node) -> tuple[set[Region], bool]:
         """Regions the loop may store to, and whether it calls a function with effects."""
         regions: set[Region] = set()
-        for target in _assignment_targets(node):
+        for target in assignment_targets(node):
             if isinstance(target, c_ast.ID):
                 sym = self.scope.lookup(target.name)
                 if sym is None or self.is_register(sym):
@@ -297,7 +314,7 @@ class SSABuilder(ExpressionBuilder):
             if region is None:
                 return regions, True
             regions.add(region)
-        for call in _calls(node):
+        for call in calls(node):
             name = call.name.name if isinstance(call.name, c_ast.ID) else None
             if name is None or not self.is_pure(name):
                 return regions, True
@@ -317,62 +334,14 @@ class SSABuilder(ExpressionBuilder):
         return ANYWHERE
 
 
-def _may_jump_out(node: c_ast.Node) -> bool:
-    """Does ``node`` contain a break or continue that leaves the enclosing loop body?"""
-    if isinstance(node, (c_ast.Break, c_ast.Continue)):
-        return True
-    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
-        return False  # their own break/continue stay inside them
-    return any(_may_jump_out(child) for child in node)
-
-
 def _decl_text(node: c_ast.Decl) -> str:
     bare = copy.copy(node)
     bare.init = None
     return _GEN.visit(bare)
 
 
-def _assignment_targets(node: c_ast.Node):
-    for n in _walk(node):
-        if isinstance(n, c_ast.Assignment):
-            yield n.lvalue
-        elif isinstance(n, c_ast.UnaryOp) and n.op in _INCDEC:
-            yield n.expr
-
-
-def _calls(node: c_ast.Node):
-    for n in _walk(node):
-        if isinstance(n, c_ast.FuncCall):
-            yield n
-
-
-def _walk(node: c_ast.Node):
-    if node is None:
-        return
-    yield node
-    for child in node:
-        yield from _walk(child)
-
-
-def root_name(node: c_ast.Node) -> str | None:
-    """The variable an lvalue or access path starts from: ``u`` in ``u[k][j][i]``,
-    ``p`` in ``*(p + i)`` and ``p->x`` (also used by ``accsat advise``)."""
-    while True:
-        if isinstance(node, c_ast.ID):
-            return node.name
-        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
-            node = node.name
-        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" or isinstance(node, c_ast.Cast):
-            node = node.expr
-        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
-            left = root_name(node.left)
-            return left if left is not None else root_name(node.right)
-        else:
-            return None
-
-
 def _assigned_names(body: c_ast.Node) -> set[str]:
-    return {t.name for t in _assignment_targets(body) if isinstance(t, c_ast.ID)}
+    return {t.name for t in assignment_targets(body) if isinstance(t, c_ast.ID)}
 
 
 def _roots(block: ir.Block) -> list[int]:
@@ -383,5 +352,12 @@ def _roots(block: ir.Block) -> list[int]:
 
 
 def build_ssa(kernel: Kernel, symbols: FileSymbols, op_cost: Callable[[str, str], float],
-              defined_functions: frozenset[str] = frozenset()) -> SSAKernel:
-    return SSABuilder(kernel, symbols, op_cost, defined_functions).build()
+              defined_functions: frozenset[str] = frozenset(),
+              promote: str | None = None) -> SSAKernel:
+    """``promote``: carry values across inner loops in variables named it and a number
+    (``promote.py``; None: lower the body as written)."""
+    builder = SSABuilder(kernel, symbols, op_cost, defined_functions, promote)
+    ssa = builder.build()
+    if builder.promoted:  # the statistics are of the body as written
+        ssa.stats = SSABuilder(kernel, symbols, op_cost, defined_functions).build().stats
+    return ssa

@@ -57,7 +57,7 @@ def _first_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def _child(path: str, options) -> dict:
+def _child(path: str, options, share=None) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -65,7 +65,7 @@ def _child(path: str, options) -> dict:
     try:
         from ..pipeline import rewrite_file
 
-        result = rewrite_file(Path(path), options)
+        result = rewrite_file(Path(path), options, share=share)
         return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
     except AccsatError as exc:
         return {"error": _first_line(str(exc)), "cacheable": True}

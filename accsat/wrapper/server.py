@@ -12,7 +12,9 @@ egglog's module starts a thread pool when imported, and a child forked after
 that would wait on threads it does not have; so the server imports everything
 else the pipeline needs (PRELOAD) and each child imports egglog itself.  To
 keep that off the request's time, SPARES children are forked ahead, import it
-and wait for a request each; a child serves one request and exits.
+and wait for a request each; a child serves one request and exits.  On a machine
+with two cores or more each child forks a partner first (``partner.py``), which
+rewrites some of the file's kernels on the other core.
 
 One event loop, no threads: it accepts a connection, checks the peer is this
 user (SO_PEERCRED), reads the request, acknowledges it at once (a client that
@@ -38,7 +40,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import client
+from . import client, partner
 from .rewrite import _child, quiet_child, read_answer, timed_out, write_all
 
 SPARES = 2  # children waiting, egglog imported, for the next requests
@@ -241,7 +243,7 @@ class Server:
         self.sel.register(ours, selectors.EVENT_READ, child)
 
     def child_main(self, sock: socket.socket) -> None:
-        status = 1
+        status, helper = 1, None
         try:
             # nothing of the server's stays open here: a lock held by a child would keep a
             # dead server's key locked, a listener or a client's connection would keep them
@@ -253,13 +255,18 @@ class Server:
                 job.conn.close()
             self.sel.close()
             quiet_child()
+            helper = partner.fork(WARM, enter, (sock,)) if partner.cores() > 1 else None
             importlib.import_module(WARM)
             sock.sendall(READY)
             payload = client.recv_frame(sock)
             if payload is not None:
-                write_all(sock.fileno(), json.dumps(serve_one(pickle.loads(payload))).encode())
+                share = helper.share(payload) if helper is not None else None
+                answer = serve_one(pickle.loads(payload), share)
+                write_all(sock.fileno(), json.dumps(answer).encode())
             status = 0
         finally:
+            if helper is not None:
+                helper.end()
             os._exit(status)
 
     def from_child(self, child: Child) -> None:
@@ -340,8 +347,16 @@ class Server:
                 os.unlink(self.paths[name])
 
 
-def serve_one(request: dict) -> dict:
-    """In a child: the rewrite the client would have done, in its folder and environment."""
+def serve_one(request: dict, share=None) -> dict:
+    """In a child: the rewrite the client would have done, in its folder and environment
+    (``share``: a ``pipeline.Share`` for its kernels, the partner's)."""
+    unavailable = enter(request)
+    return unavailable if unavailable is not None else _child(request["path"],
+                                                              request["options"], share)
+
+
+def enter(request: dict) -> dict | None:
+    """Enter the request's folder and environment; the answer when it cannot be."""
     try:
         os.chdir(request["cwd"])
         st = os.stat(".")
@@ -358,7 +373,7 @@ def serve_one(request: dict) -> dict:
     tempfile = sys.modules.get("tempfile")
     if tempfile is not None:
         tempfile.tempdir = None  # found again from this environment's TMPDIR
-    return _child(request["path"], request["options"])
+    return None
 
 
 def _retire_others(where: Path, key: str) -> None:

@@ -557,7 +557,10 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         e = var_value(c, env, t, edepth)
         bound = e.bound if t != "unsigned" else 1 << 32
         env.locals.append((name, t, bound))
-        return [f"{ind}{t} {name} = {e.text};"]
+        # every other double local through the prelude's typedef (no draw: seeds keep
+        # their kernels), so that temporaries of its values are declared ``real``
+        spelled = "real" if t == "double" and name[-1] in "13579" else t
+        return [f"{ind}{spelled} {name} = {e.text};"]
     if kind == 2:
         lv, t = lvalue(c, env)
         if t in FLOATS:
@@ -736,9 +739,20 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
         env.index_vars.pop()
         init = var_value(c, env, "double", 1).text
         env.locals.append((name, "double", 0))
-        return [f"{ind}double {name} = {init};",
+        loop = [f"{ind}double {name} = {init};",
                 f"{ind}for (int {m} = 0; {m} < {top}; {m}++)",
                 f"{ind}  {name} = {name} * 0.5 + {e.text};"]
+        # an even trip count (no draw: seeds keep their kernels) also carries a memory
+        # location across the loop (ssa/promote.py): stored on every iteration of a loop
+        # that runs, or only under an if after a load before the loop (a flagged store)
+        loc = f"{env.k}_a0[i]"
+        if top == 2:
+            return [*loop[:2], f"{ind}{{", loop[2], f"{ind}  {loc} += {name};", f"{ind}}}"]
+        if top == 4:
+            loop[0] = f"{ind}double {name} = ({init}) + {loc};"
+            return [*loop[:2], f"{ind}{{", loop[2],
+                    f"{ind}  if ({name} > 1.0) {loc} = {loc} * 0.5 + {name};", f"{ind}}}"]
+        return loop
     if kind == 15:  # a scalar of the function, private to each iteration, assigned here
         t = c.pick(["double", "int", "float", "double"])
         name = f"q{len(env.privates)}" if len(env.privates) < 3 or c.chance(30) else \
@@ -925,6 +939,7 @@ PRELUDE = """#include <stdio.h>
 #include <math.h>
 
 #define AT(a, j) (a)[(j)]
+typedef double real;
 #define SET1(a, j, v) (a)[(j)] = (v)
 #define SET2(a, j, v) (a)[(j)] = (v); (a)[(j) + 1] = (v)
 

@@ -20,7 +20,7 @@
 //   }
 // ---- cse: loads 5 ops 7 fma 0 temporaries 2
 {
-    double _v0 = a[i];
+    real _v0 = a[i];
     /* the square */
     c[i] = _v0 * _v0;   // macro
     if (_v0 > 0.0)
@@ -30,13 +30,13 @@
     }
     for (m = 0; m < NC; m++)
       c[i] += b[i] * 0.5;
-    double _v1 = _v0 * s;
+    real _v1 = _v0 * s;
     real w = _v1 + _v1;
     d[i] += w;
   }
 // ---- cse+bulk: loads 5 ops 7 fma 0 temporaries 3
 {
-    double _v0 = a[i];
+    real _v0 = a[i];
     /* the square */
     c[i] = _v0 * _v0;   // macro
     if (_v0 > 0.0)
@@ -44,16 +44,16 @@
     else {
       d[i] = 0;  /* zero */
     }
-    double _v1 = d[i];
+    real _v1 = d[i];
     for (m = 0; m < NC; m++)
       c[i] += b[i] * 0.5;
-    double _v2 = _v0 * s;
+    real _v2 = _v0 * s;
     real w = _v2 + _v2;
     d[i] = _v1 + w;
   }
 // ---- accsat: loads 5 ops 7 fma 3 temporaries 3
 {
-    double _v0 = a[i];
+    real _v0 = a[i];
     /* the square */
     c[i] = _v0 * _v0;   // macro
     if (_v0 > 0.0)
@@ -61,10 +61,10 @@
     else {
       d[i] = 0;  /* zero */
     }
-    double _v1 = d[i];
+    real _v1 = d[i];
     for (m = 0; m < NC; m++)
       c[i] += b[i] * 0.5;
-    double _v2 = _v0 * s;
+    real _v2 = _v0 * s;
     real w = _v2 + _v2;
     d[i] = _v1 + s * _v0 + s * _v0;
   }

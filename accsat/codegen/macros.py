@@ -1,0 +1,246 @@
+"""Memory accesses printed through the user's macros (``U(i + 1, j, k)``, ``u[i + NX * j]``).
+
+Inside a rewritten statement a load or store prints from the e-graph as a raw
+access path (``u[i + 1 + 12 * (j + 10 * k)]``), which is correct where it is
+printed by construction. The user's text of the kernel body holds the accesses
+as written: accessor-macro invocations and access paths that name object-like
+macros. Each is expanded by the C preprocessor with the definitions in force
+at the kernel (the file's text with the invocations inserted at the body, the
+same include paths); an access prints as a written text when the printed
+access and that text's expansion parse to the same tree (parentheses aside).
+Both are then read at the same place in the same scope, so they are the same
+access. Anything that does not line up prints expanded, as before.
+
+The probes of every kernel body of a file go through one preprocessor run with
+the compilation's own flags (``-D``/``-I`` included), made the first time a
+rewritten kernel of the file prints an access; a file whose bodies use no macro
+costs nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+
+from pycparser import c_ast, c_parser
+
+from ..errors import AccsatError
+from ..frontend.load import LoadedFile
+from ..frontend.preprocess import PreprocessOptions, preprocess
+from ..frontend.source_map import BodySpan, SourceMap
+from .layout import Layout
+
+_BEGIN, _END = "__accsat_probe__", "__accsat_probe_end__"
+_PROBE = re.compile(rf"{_BEGIN} (\d+_\d+) (.*?) {_END}")
+_ACCESS = (c_ast.ArrayRef, c_ast.StructRef)
+
+
+def same_tree(a: object, b: object) -> bool:
+    """Two pycparser trees equal up to coordinates (and so up to parentheses)."""
+    if type(a) is not type(b):
+        return False
+    if not isinstance(a, c_ast.Node):
+        return a == b
+    assert isinstance(b, c_ast.Node)
+    if any(getattr(a, n) != getattr(b, n) for n in a.attr_names):
+        return False
+    ca, cb = a.children(), b.children()
+    return len(ca) == len(cb) and all(
+        x[0] == y[0] and same_tree(x[1], y[1]) for x, y in zip(ca, cb, strict=True)
+    )
+
+
+def expression(text: str) -> c_ast.Node | None:
+    """The tree of one C expression (None if it does not parse as one), with the
+    integer identities the printer folds in subscripts folded (``subscripts``)."""
+    try:
+        ast = _parser().parse(f"void {_BEGIN}(void) {{ ({text}); }}")
+    except Exception:  # pycparser raises several kinds; any means "not one expression"
+        return None
+    items = ast.ext[0].body.block_items or []
+    return subscripts(items[0]) if len(items) == 1 else None
+
+
+@functools.cache
+def _parser() -> c_parser.CParser:
+    """One parser per process: building one costs more than parsing an access."""
+    return c_parser.CParser()
+
+
+def subscripts(tree: c_ast.Node) -> c_ast.Node:
+    """``tree`` with ``0 + x``, ``x + 0``, ``x - 0``, ``1 * x`` and ``x * 1`` read as ``x``
+    in the ``+ - *`` chains that make up a subscript (``R(0, i)`` is ``r[(0) + 3 * (i)]``,
+    printed ``r[3 * i]`` once the identity is folded). Exact there: a subscript is an
+    integer or a pointer, so is every operand of such a chain (a floating operand
+    would make the subscript floating), and with the literal an ``int`` the operation
+    gives ``x``'s value with the type ``x`` is promoted to anyway by the operation above."""
+    for node in _nodes(tree):
+        if isinstance(node, c_ast.ArrayRef):
+            node.subscript = _fold(node.subscript)
+    return tree
+
+
+def _fold(e: c_ast.Node) -> c_ast.Node:
+    if not isinstance(e, c_ast.BinaryOp) or e.op not in ("+", "-", "*"):
+        return e
+    left, right = _fold(e.left), _fold(e.right)
+    if e.op == "+" and _literal(left, "0"):
+        return right
+    if e.op in ("+", "-") and _literal(right, "0"):
+        return left
+    if e.op == "*" and _literal(left, "1"):
+        return right
+    if e.op == "*" and _literal(right, "1"):
+        return left
+    return c_ast.BinaryOp(e.op, left, right, e.coord)
+
+
+def _literal(e: c_ast.Node, value: str) -> bool:
+    """The plain ``int`` literal ``value`` (not ``0u``, ``0L``: those change the type)."""
+    return isinstance(e, c_ast.Constant) and e.type == "int" and e.value == value
+
+
+def written_names(node: c_ast.Node) -> set[str]:
+    """Every name a parsed tree mentions (identifiers, type names, members)."""
+    out: set[str] = set()
+    for n in _nodes(node):
+        for attr in n.attr_names:
+            value = getattr(n, attr)
+            if isinstance(value, str):
+                out.add(value)
+            elif isinstance(value, list):
+                out.update(v for v in value if isinstance(v, str))
+    return out
+
+
+def _nodes(node: c_ast.Node):
+    """Every node of the tree (iterative: a body may be deeper than the recursion limit)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(child for _, child in reversed(n.children()))
+
+
+class FileMacros:
+    """The accesses written through macros in every kernel body of one file, with their
+    expansions: found and expanded together, once per file, on first use (one
+    preprocessor run, with the compilation's own flags)."""
+
+    def __init__(self, loaded: LoadedFile, options: PreprocessOptions):
+        self.loaded = loaded
+        self.options = options
+        self._by_body: dict[int, list[tuple[str, c_ast.Node]]] | None = None
+
+    def candidates(self, layout: Layout | None) -> list[tuple[str, c_ast.Node]]:
+        """(text as written, its expansion's tree) for the body ``layout`` is of."""
+        if layout is None or layout.span is None:
+            return []
+        if self._by_body is None:
+            self._by_body = self._expand_all()
+        return self._by_body.get(layout.span.start, [])
+
+    def _expand_all(self) -> dict[int, list[tuple[str, c_ast.Node]]]:
+        texts: dict[int, list[str]] = {}
+        for kernel in self.loaded.kernels:
+            span = kernel.span
+            if isinstance(span, BodySpan):
+                found = written_accesses(
+                    self.loaded.source, span.start, span.end, written_names(kernel.loop.stmt)
+                )
+                if found:
+                    texts[span.start] = found
+        if not texts:  # no macro in any body: no preprocessor run
+            return {}
+        expanded = self._expand(texts)
+        out: dict[int, list[tuple[str, c_ast.Node]]] = {}
+        for at, written in texts.items():
+            for k, text in enumerate(written):
+                exp = expanded.get((at, k))
+                tree = None if exp is None else expression(exp)
+                if isinstance(tree, _ACCESS):
+                    out.setdefault(at, []).append((text, tree))
+        return out
+
+    def _expand(self, texts: dict[int, list[str]]) -> dict[tuple[int, int], str]:
+        """Each text as the preprocessor expands it at its kernel body: probes inserted
+        into a copy of the file at each body, preprocessed with the same flags (quote
+        includes resolved from the user's directory first, as they were)."""
+        path, text = self.loaded.path, self.loaded.text
+        for at in sorted(texts, reverse=True):  # from the end: offsets stay valid
+            probe = "".join(f"\n{_BEGIN} {at}_{k} {t} {_END}" for k, t in enumerate(texts[at]))
+            text = text[:at] + probe + "\n" + text[at:]
+        opts = replace(
+            self.options, flags=("-iquote", str(path.parent.resolve()), *self.options.flags)
+        )
+        with tempfile.TemporaryDirectory(prefix="accsat-probe-") as tmp:
+            copy = Path(tmp) / path.name
+            copy.write_bytes(text.encode("utf-8", "surrogateescape"))
+            try:
+                out = preprocess(copy, opts)
+            except AccsatError:
+                return {}
+        found: dict[tuple[int, int], list[str]] = {}
+        for m in _PROBE.finditer(out):
+            at, _, k = m.group(1).partition("_")
+            found.setdefault((int(at), int(k)), []).append(m.group(2))
+        return {key: v[0] for key, v in found.items() if len(v) == 1}
+
+
+class MacroSpelling:
+    """Printed access text -> the user's text for it, for one kernel body."""
+
+    def __init__(self, layout: Layout | None, macros: FileMacros | None):
+        self.layout = layout
+        self.macros = macros
+        self._texts: list[tuple[str, c_ast.Node]] | None = None  # built on first use
+        self._memo: dict[str, str] = {}
+
+    def __call__(self, printed: str) -> str:
+        if printed not in self._memo:
+            self._memo[printed] = self._find(printed)
+        return self._memo[printed]
+
+    def _find(self, printed: str) -> str:
+        if self._texts is None:
+            self._texts = [] if self.macros is None else self.macros.candidates(self.layout)
+        if not self._texts:
+            return printed
+        tree = expression(printed)
+        if not isinstance(tree, _ACCESS):
+            return printed
+        return next((text for text, exp in self._texts if same_tree(tree, exp)), printed)
+
+
+def written_accesses(source: SourceMap, start: int, end: int, parsed: set[str]) -> list[str]:
+    """The accesses written in ``text[start:end]`` through a macro: invocations of a
+    function-like macro, and access paths (``a[...]``, ``p->f``) that name a macro.
+    A macro is a name of the text the parser never saw (``parsed``)."""
+    toks = source.tokens
+    inside = [k for k, t in enumerate(toks) if start <= t.start and t.end <= end]
+    if not inside:
+        return []
+    first, last = inside[0], inside[-1] + 1
+    macros = {t.text for t in toks[first:last] if t.kind == "ident" and t.text not in parsed}
+    out: list[str] = []
+    for k in range(first, last - 1):
+        tok, nxt = toks[k], toks[k + 1]
+        if tok.kind != "ident":
+            continue
+        if tok.text in macros and nxt.text == "(":
+            stop = source._skip_group(k + 1, "(", ")")
+        elif nxt.text in ("[", "->", "."):
+            stop = source.path_end(k + 1)
+        else:
+            continue
+        if stop is None or stop > last:
+            continue
+        names = {t.text for t in toks[k:stop] if t.kind == "ident"}
+        if names & macros:
+            text = " ".join(source.text[tok.start : toks[stop - 1].end].split())
+            if text not in out:
+                out.append(text)
+    return out

@@ -1,0 +1,60 @@
+"""Questions about the shape of pycparser statements that the SSA builder and the
+promotion pass both ask (one home: ``walk``, assignment targets, calls, jumps, roots)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pycparser import c_ast
+
+INCDEC = ("++", "--", "p++", "p--")
+
+
+def walk(node: c_ast.Node | None) -> Iterator[c_ast.Node]:
+    """``node`` and every node below it, in pre-order."""
+    if node is None:
+        return
+    yield node
+    for child in node:
+        yield from walk(child)
+
+
+def assignment_targets(node: c_ast.Node | None) -> Iterator[c_ast.Node]:
+    """The lvalues ``node`` assigns (``=``, compound assignments, ``++``/``--``)."""
+    for n in walk(node):
+        if isinstance(n, c_ast.Assignment):
+            yield n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in INCDEC:
+            yield n.expr
+
+
+def calls(node: c_ast.Node | None) -> Iterator[c_ast.FuncCall]:
+    for n in walk(node):
+        if isinstance(n, c_ast.FuncCall):
+            yield n
+
+
+def may_jump_out(node: c_ast.Node) -> bool:
+    """Does ``node`` contain a break or continue that leaves the enclosing loop body?"""
+    if isinstance(node, (c_ast.Break, c_ast.Continue)):
+        return True
+    if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+        return False  # their own break/continue stay inside them
+    return any(may_jump_out(child) for child in node)
+
+
+def root_name(node: c_ast.Node) -> str | None:
+    """The variable an lvalue or access path starts from: ``u`` in ``u[k][j][i]``,
+    ``p`` in ``*(p + i)`` and ``p->x`` (also used by ``accsat advise``)."""
+    while True:
+        if isinstance(node, c_ast.ID):
+            return node.name
+        if isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            node = node.name
+        elif isinstance(node, c_ast.UnaryOp) and node.op == "*" or isinstance(node, c_ast.Cast):
+            node = node.expr
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            left = root_name(node.left)
+            return left if left is not None else root_name(node.right)
+        else:
+            return None

@@ -1,0 +1,211 @@
+"""A second process for the kernels of one file: the compile server's children use two cores.
+
+A ``make -j1`` build leaves one of two cores idle while accsat-cc rewrites, and the
+kernels of a file are rewritten independently of each other (``pipeline.prepare``).
+So each server child forks a partner before it imports the pipeline (egglog hangs in a
+process forked after it has started: see server.py), and when the child gets a
+request the partner loads the same file and takes kernels from the child's queue,
+one at a time, sending each result back.  The results are put in kernel order, so
+the file is the one a serial rewrite gives.
+
+Whatever happens to the partner (still importing, crashed, an error in a kernel),
+the child rewrites what was not answered itself: a kernel whose rewrite raised in the
+partner is done again by the child, so the error (if any) is the serial one.  The
+partner dies with the child (PR_SET_PDEATHSIG) and at the end of the request.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import importlib
+import os
+import pickle
+import signal
+import socket
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from . import client
+
+READY = b"R"
+NEXT = b"N"
+
+
+class Partner:
+    """The child's side: the partner's pid and socket."""
+
+    def __init__(self, pid: int, sock: socket.socket):
+        self.pid, self.sock = pid, sock
+        self.done: list[int] = []  # the kernels (indices) it answered
+
+    def share(self, request: bytes) -> Callable:
+        """A ``pipeline.Share`` that lends kernels to the partner for ``request`` (the
+        pickled dict the server sent: the partner sets itself up as the child did)."""
+
+        def share(sizes: list[int], one: Callable[[int], Any], progress) -> list:
+            # one kernel: nothing to share, and the partner need not load the file
+            serve = self._serve if len(sizes) > 1 else lambda _request, q: q.partner_gone()
+            return _Queue(sizes).run(one, progress, lambda q: serve(request, q))
+
+        return share
+
+    def _serve(self, request: bytes, queue: _Queue) -> None:
+        """In a thread of the child: hand kernels to the partner until none is left."""
+        try:
+            if client.recv_frame(self.sock) != READY:
+                return
+            client.send_frame(self.sock, request)
+            while True:
+                msg = client.recv_frame(self.sock)
+                if msg is None:
+                    return
+                if msg == NEXT:
+                    i = queue.lend()
+                    client.send_frame(self.sock, pickle.dumps(i))
+                    if i is None:
+                        return
+                else:
+                    i, result = pickle.loads(msg)
+                    if result is not None:
+                        self.done.append(i)
+                    queue.answer(i, result)
+        except (OSError, pickle.PickleError, ValueError, EOFError, TypeError):
+            return
+        finally:
+            queue.partner_gone()
+
+    def end(self) -> None:
+        """Stop the partner (it has nothing left to do) and reap it."""
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(self.pid, 0)
+
+
+class _Queue:
+    """The kernels of one file, the biggest first (so that no big one is left to the end
+    while the other process idles): who does which, and the results in kernel order."""
+
+    def __init__(self, sizes: list[int]):
+        count = len(sizes)
+        self.todo = deque(sorted(range(count), key=lambda i: (-sizes[i], i)))
+        self.lent: set[int] = set()
+        self.results: dict[int, Any] = {}
+        self.count = count
+        self.cond = threading.Condition()
+
+    def run(self, one: Callable[[int], Any], progress, serve: Callable[[_Queue], None]) -> list:
+        helper = threading.Thread(target=serve, args=(self,), daemon=True)
+        helper.start()
+        while True:
+            with self.cond:
+                while not self.todo and self.lent:
+                    self.cond.wait()
+                if not self.todo:
+                    break
+                i = self.todo.popleft()
+            result = one(i)
+            with self.cond:
+                self.results[i] = result
+                if progress is not None:
+                    progress(len(self.results), self.count)
+        return [self.results[i] for i in range(self.count)]
+
+    def lend(self) -> int | None:
+        with self.cond:
+            if not self.todo:
+                return None
+            i = self.todo.popleft()
+            self.lent.add(i)
+            return i
+
+    def answer(self, i: int, result: Any) -> None:
+        """The partner's result for kernel ``i``; None: it failed, the child does it again."""
+        with self.cond:
+            self.lent.discard(i)
+            if result is None:
+                self.todo.appendleft(i)
+            else:
+                self.results[i] = result
+            self.cond.notify_all()
+
+    def partner_gone(self) -> None:
+        with self.cond:
+            self.todo.extendleft(self.lent)
+            self.lent.clear()
+            self.cond.notify_all()
+
+
+def fork(
+    warm: str, setup: Callable[[dict], dict | None], foreign: tuple[socket.socket, ...] = ()
+) -> Partner | None:
+    """Fork the partner (before ``warm``, the pipeline, is imported here); None if it
+    cannot be.  ``setup(request)`` enters the request's folder and environment (an
+    answer dict when it cannot); ``foreign``: the child's sockets, closed in the
+    partner (the server must see the child's end of stream when the child ends)."""
+    try:
+        ours, theirs = socket.socketpair()
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:
+        status = 1
+        try:
+            ours.close()
+            for other in foreign:
+                other.close()
+            _die_with_parent()
+            _partner_main(theirs, warm, setup)
+            status = 0
+        finally:
+            os._exit(status)
+    theirs.close()
+    return Partner(pid, ours)
+
+
+def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict | None]) -> None:
+    importlib.import_module(warm)
+    client.send_frame(sock, READY)
+    payload = client.recv_frame(sock)
+    if payload is None:
+        return
+    request = pickle.loads(payload)
+    if setup(request) is not None:
+        return
+    from pathlib import Path
+
+    from ..pipeline import prepare
+
+    _, one = prepare(Path(request["path"]), request["options"])
+    while True:
+        client.send_frame(sock, NEXT)
+        reply = client.recv_frame(sock)
+        i = pickle.loads(reply) if reply is not None else None
+        if i is None:
+            return
+        try:
+            result = one(i)
+            data = pickle.dumps((i, result))
+        except Exception:  # the child does this kernel again, and meets the error itself
+            data = pickle.dumps((i, None))
+        client.send_frame(sock, data)
+
+
+def cores() -> int:
+    """The cores this process may run on (a partner on a single core only competes)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL when the child that forked us dies (a timeout kills it)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG

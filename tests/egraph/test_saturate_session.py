@@ -1,0 +1,113 @@
+"""Saturation reuses one loaded egglog session per rule selection, and loads terms by
+rules in chunks: neither may change the e-graph a fresh session with one ``let`` a
+term gives, e-class ids included."""
+
+from __future__ import annotations
+
+import pytest
+
+from accsat.egraph import saturate as sat_mod
+from accsat.egraph.rules import rulesets_for
+from accsat.egraph.saturate import _LOADED, saturate
+from accsat.extract import load_cost_model
+from accsat.frontend.load import load
+from accsat.options import Options
+from accsat.pipeline import _op_cost
+from accsat.ssa.statements import build_ssa
+
+SRC = """\
+double a[64], b[64], c[64];
+void k(int n, double s)
+{
+#pragma acc parallel loop
+  for (int i = 1; i < n - 1; i++) {
+    c[i] = a[i] * b[i] + a[i] * s * 2.0 + (a[i - 1] + a[i + 1]) * (b[i] * 1.0);
+    b[i] = c[i] * s + a[i] * b[i] - (2.0 * 3.0) * a[i];
+  }
+}
+"""
+
+
+def _kernel(tmp_path):
+    path = tmp_path / "k.c"
+    path.write_text(SRC)
+    loaded = load(path)
+    cost = load_cost_model("paper")
+    return build_ssa(loaded.kernels[0], loaded.symbols, _op_cost(cost), loaded.defined)
+
+
+def _shape(sat):
+    """Everything of a saturation but its seconds."""
+    classes = sorted((c, sorted(map(repr, ns))) for c, ns in sat.egraph.classes.items())
+    return classes, sorted(sat.class_of.items()), sat.iterations, sat.stop_reason
+
+
+def _fresh_with_lets(ssa, rulesets):
+    """What saturation gave before sessions were reused: a new session, one let a term."""
+    s = sat_mod._Session()
+    s.run(sat_mod.schema_text())
+    rules = [r for r in rulesets if r.file is not None]
+    folding = sat_mod.folding_of(rulesets)
+    s.run(sat_mod.egglog_text(rules))
+    names = " ".join(r.name for r in rules)
+    s.run(f"(unstable-combined-ruleset accsat-selected {names})")
+    if folding:
+        s.run(sat_mod.fold_candidate_rules())
+    ids = sat_mod.reachable(ssa.terms, ssa.roots)
+    s.run(sat_mod.type_facts({ssa.terms[t].ty for t in ids if ssa.terms[t].ty}))
+    s.run("\n".join(f"(let $t{t} {sat_mod.term_text(ssa.terms, t)})" for t in ids))
+    facts = [
+        f
+        for t in ids
+        if ssa.terms[t].op == "Const"
+        for f in sat_mod.const_facts(ssa.terms[t].ty, ssa.terms[t].attrs[0])
+    ]
+    if facts:
+        s.run("\n".join(facts))
+    dump = s.dump()
+    lets = {}
+    for cid, data in dump["class_data"].items():
+        for name in data.get("let", "").split(","):
+            if name.strip().startswith("$t"):
+                lets[int(name.strip()[2:])] = sat_mod._cls(cid)
+    return lets
+
+
+def test_a_reused_session_gives_what_a_fresh_one_gives(tmp_path):
+    ssa = _kernel(tmp_path)
+    accsat, cse = rulesets_for(Options()), rulesets_for(Options(variant="cse"))
+    _LOADED.clear()
+    first = _shape(saturate(ssa.terms, ssa.roots, accsat))
+    saturate(ssa.terms, ssa.roots, cse)  # another session, and this one used in between
+    saturate(ssa.terms, ssa.roots, accsat)
+    again = _shape(saturate(ssa.terms, ssa.roots, accsat))
+    assert again == first
+    assert len(_LOADED) == 2
+    assert all(s.depth == 0 for s in _LOADED.values())  # back to the loaded state
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 64])
+def test_terms_loaded_by_rules_get_the_ids_lets_give(tmp_path, monkeypatch, chunk):
+    ssa = _kernel(tmp_path)
+    rulesets = rulesets_for(Options())
+    monkeypatch.setattr(sat_mod, "LOAD_CHUNK", chunk)
+    monkeypatch.setattr(sat_mod, "_iterate", lambda *a, **k: (0, "no-rules"))
+    sat = saturate(ssa.terms, ssa.roots, rulesets)
+    assert len(sat.class_of) > 3 * chunk or chunk == 64
+    assert sat.class_of == _fresh_with_lets(ssa, rulesets)
+
+
+def test_a_failed_saturation_drops_its_session(tmp_path, monkeypatch):
+    ssa = _kernel(tmp_path)
+    rulesets = rulesets_for(Options())
+    _LOADED.clear()
+    saturate(ssa.terms, ssa.roots, rulesets)
+    (loaded,) = _LOADED.values()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("egglog failed mid-way")
+
+    monkeypatch.setattr(sat_mod, "_iterate", broken)
+    with pytest.raises(RuntimeError):
+        saturate(ssa.terms, ssa.roots, rulesets)
+    assert loaded not in _LOADED.values()
