@@ -53,6 +53,7 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
     statuses: Counter = Counter()
     idle: list[str] = []  # rewritten, loads and ops both unchanged, nothing hoisted
     hoisting: list[str] = []  # the same, but bulk load moved a load above a store
+    promoting: list[str] = []  # the same, but a location was carried across an inner loop
     per_bench: dict[str, Counter] = {b: Counter() for b in benchmarks}
     kernels: dict[str, list] = {}
     files: dict[str, str] = {}
@@ -84,7 +85,10 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
                 and r.ops["after"] == r.ops["before"]
             ):
                 where = f"{bench}/{f.name}:{r.line}"
-                (hoisting if getattr(r, "hoisted", 0) else idle).append(where)
+                if getattr(r, "promoted", 0):  # the loads left the inner loop: fewer run
+                    promoting.append(where)
+                else:
+                    (hoisting if getattr(r, "hoisted", 0) else idle).append(where)
             c = per_bench[bench]
             c["kernels"] += 1
             c["rewritten"] += r.status == "rewritten"
@@ -97,6 +101,7 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
         "statuses": dict(statuses),
         "idle_rewrites": idle,
         "hoist_only_rewrites": hoisting,
+        "promote_only_rewrites": promoting,
         "benchmarks": {b: dict(c) for b, c in per_bench.items()},
         "kernels": kernels,
         "files": files,
@@ -132,6 +137,8 @@ def show(result: dict) -> None:
     print(f"  rewritten with loads and ops both unchanged: {len(idle)} {' '.join(idle[:8])}")
     hoist = result["hoist_only_rewrites"]
     print(f"  ... of which none, but bulk load moved a load above a store: {len(hoist)}")
+    promo = result.get("promote_only_rewrites", [])
+    print(f"  ... the same counts, but values carried across an inner loop: {len(promo)}")
     print(
         f"  {'bench':6s} {'kernels':>7s} {'rewr':>5s} {'loads before->after':>20s} "
         f"{'ops before->after':>18s} {'promoted':>8s}"
