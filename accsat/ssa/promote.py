@@ -176,7 +176,10 @@ def _plan(b: SSABuilder, loop: c_ast.Node) -> list[tuple[_Location, bool]]:
         if not (loc.stored or stores) or not _alone(loc, accesses, taken):
             continue  # a loop that stores nothing: the compiler hoists its loads itself
         guarded = _speculation(b, loop, loc)
-        if guarded is not None:
+        # a store the original makes on some paths only is not carried: setting a flag
+        # at every such store (single-statement bodies, stores inside conditions) is
+        # not done soundly yet
+        if guarded is False:
             out.append((loc, guarded))
     return out
 
@@ -286,7 +289,20 @@ def _region(b: SSABuilder, e: c_ast.Node, local: dict[str, str]) -> Region:
     if root in local:
         return Region("sym", f"{root}.loop") if local[root] == "object" else ANYWHERE
     region = b.region_of(e) if root is not None else None
+    if region is not None and region.kind == "sym" and not _pointer_free(b, root):
+        # region_of names the variable's own storage: a path through a pointer it holds
+        # (a global `float *gp`, `ptrs[0][k]`, `s.p[k]`) may point anywhere
+        return ANYWHERE
     return ANYWHERE if region is None else region
+
+
+def _pointer_free(b: SSABuilder, root: str | None) -> bool:
+    """``root`` is a scalar or an array of scalars: no path through it leaves it."""
+    sym = b.scope.lookup(root) if root is not None else None
+    t = getattr(sym, "type", None)
+    while isinstance(t, ct.Array):
+        t = t.of
+    return isinstance(t, ct.Scalar)
 
 
 def _pure_call(b: SSABuilder, call: c_ast.FuncCall) -> bool:

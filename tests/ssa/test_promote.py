@@ -233,25 +233,17 @@ void zero_trip(void)
 
 
 @pytest.mark.parametrize("name, location", [("rowmax", "M[i]"), ("zero_trip", "Z[i]")])
-def test_a_store_the_loop_may_not_do_is_guarded_by_a_flag(tmp_path, name, location):
-    """Loaded on every path (the if's condition in a loop that runs; a load before the
-    loop) but stored only under an if: the store after the loop happens only where the
-    loop stored, so a location the original never wrote is never written."""
+def test_a_store_the_loop_may_not_do_is_not_carried(tmp_path, name, location):
+    """Stored only under an if: not carried (a flag set at every such store was not
+    sound for single-statement bodies and stores inside conditions: review findings),
+    so the loop keeps its own stores and a location the original never wrote is never
+    written."""
     result = _rewrite(tmp_path, FLAGGED)
-    assert all(r.promoted == 1 for r in result.kernels)
+    assert all(r.promoted == 0 for r in result.kernels)
     fn = _function(result.text, name)
     (loop,) = _loops(fn, "k")
-    assert location not in _accesses(loop)
-    body = fn.body.block_items[-1].stmt
-    items = body.block_items
-    after = items[items.index(loop) + 1]
-    assert isinstance(after, c_ast.If) and _GEN.visit(after.cond) == "_vpf0"
-    assert _GEN.visit(after.iftrue) == f"{location} = _vp0"
-    sets = [
-        n for n in _walk(loop) if isinstance(n, c_ast.Assignment) and _GEN.visit(n) == "_vpf0 = 1"
-    ]
-    (store,) = [n for n in _walk(loop) if isinstance(n, c_ast.If)]
-    assert len(sets) == 1 and sets[0] in list(_walk(store.iftrue))
+    assert location in _accesses(loop)
+    assert "_vpf" not in result.text
 
 
 def _walk(node):
@@ -333,10 +325,31 @@ def test_promoted_names_avoid_the_users(tmp_path):
 
 
 @pytest.mark.parametrize("variant", ["cse", "accsat"])
-@pytest.mark.parametrize("text", [GEMM, FLAGGED], ids=["gemm", "flagged"])
+@pytest.mark.parametrize("text", [GEMM], ids=["gemm"])
 def test_promoted_kernels_pass_translation_validation(tmp_path, variant, text):
     path = tmp_path / "k.c"
     path.write_text(text)
     result, ver = check_file(path, Options(variant=variant))
     assert all(r.promoted == 1 for r in result.kernels)
     assert all(v.verdict == "pass" for v in ver.verdicts)
+
+
+GLOBAL_POINTER = """float c[8], b[8];
+float *gp;
+void k(int n) {
+  int i, k;
+#pragma acc parallel loop
+  for (i = 0; i < 8; i++) {
+    c[i] = 1.0f;
+    for (k = 0; k < n; k++) { c[i] = c[i] + b[k]; gp[k] = 2.0f; }
+  }
+}
+"""
+
+
+def test_a_store_through_a_global_pointer_may_alias(tmp_path):
+    """``gp`` may point into ``c`` (review finding: the pointer's own storage was taken
+    for the region it points into)."""
+    result = _rewrite(tmp_path, GLOBAL_POINTER)
+    assert [r.promoted for r in result.kernels] == [0]
+    assert "_vp" not in result.text
