@@ -57,10 +57,11 @@ class _FileContext:
 
 
 KernelResult = tuple[KernelReport, Replacement | None]
-# share(sizes, one, progress): one(i) for every kernel index i, in order, given each
+# share(text, sizes, one, progress): one(i) for every kernel index i, in order, given
+# the file's text as loaded (another process must rewrite the same text) and each
 # kernel's size (its body's characters: the biggest are best started first), progress
 # called as rewrite_file's; the compile server's spreads them over two processes
-Share = Callable[[list[int], Callable[[int], KernelResult],
+Share = Callable[[str, list[int], Callable[[int], KernelResult],
                   Callable[[int, int], None] | None], list[KernelResult]]
 
 
@@ -77,7 +78,7 @@ def rewrite_file(path: Path, options: Options = Options(),
     if share is not None:
         sizes = [k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
                  for k in loaded.kernels]
-        results = share(sizes, one, progress)
+        results = share(loaded.text, sizes, one, progress)
     else:
         results = []
         for done in range(total):

@@ -199,6 +199,13 @@ class ExprPrinter:
         return self.access(base, n.attrs[0], self.items(indices))
 
     def access(self, base: int, template: str, indices: list[int]) -> str:
+        node = self.choice[base]
+        if (node.op == "AddrOf" and self.name_of(base) is None and template.startswith("[]")
+                and node.attrs[0].endswith("[]")):
+            inner, items = node.children[0], self.items(node.children[1])
+            if self.choice[items[-1]].op == "Const" and self.choice[items[-1]].attrs[0] == "0":
+                # (&e[i][0])[k], a decayed row indexed: e[i][k]
+                return self.access(inner, node.attrs[0] + template[2:], items[:-1] + indices)
         text, prec = self.expr(base)
         return self.spell(access_path(self.wrap(text, prec, PRIMARY), template,
                                       [self.expr(i)[0] for i in indices]))

@@ -239,7 +239,7 @@ class ExpressionBuilder(BuilderState):
         """The value of a memory lvalue (arrays decay to their address); ``site``, the
         subscript or dereference that reads it, is noted for ``accsat advise``."""
         if isinstance(addr.ctype, ct.Array):
-            return self.address_of(addr, ct.Pointer(addr.ctype.of))
+            return self.decay(addr)
         if isinstance(addr.ctype, (ct.Struct, ct.Func, ct.Void)):
             raise Unsupported(f"value of type {addr.ctype}")
         access = self.access(addr)
@@ -260,6 +260,17 @@ class ExpressionBuilder(BuilderState):
     def access(self, addr: Addr) -> Access:
         return Access.make(addr.region, addr.root, addr.offset, ct.sizeof(addr.ctype),
                            ct.spell(addr.ctype))
+
+    def decay(self, addr: Addr) -> int:
+        """An array's value: the address of its first element, ``c`` for a whole array
+        (its ``Sym`` is that pointer) and ``&c[i][0]`` for a row (``&c[i]`` would be
+        the address of the row, another type)."""
+        assert isinstance(addr.ctype, ct.Array)
+        if not addr.template and not addr.indices:
+            return addr.base
+        zero = self.const("0", ct.INT)
+        first = addr.then("[]", addr.ctype.of, const_poly(0), zero)
+        return self.address_of(first, ct.Pointer(addr.ctype.of))
 
     def address_of(self, addr: Addr, ptype: ct.CType) -> int:
         indices = self.terms.list_of(addr.indices)

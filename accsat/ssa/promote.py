@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 _GEN = c_generator.CGenerator()
 _LOOPS = (c_ast.For, c_ast.While, c_ast.DoWhile)
 _SIMPLE_OPS = ("-", "+", "~", "!")
-FLAG = "f"  # a flag's name: the prefix, this, a number (values: the prefix, a number)
 
 
 def name_prefix(source: SourceMap, temps: str) -> str:
@@ -107,21 +106,16 @@ def prepare(b: SSABuilder, loop: c_ast.Node) -> Rewrite | None:
         return None  # the builder says why when it lowers the loop as written
     if not plan:
         return None
-    before, after, names, flags = [], [], {}, {}
+    before, after, names = [], [], {}
     coord = loop.coord
-    for loc, guarded in plan:
+    for loc in plan:
         names[loc.text] = name = f"{b.promote}{b.promoted}"
         before.append(_decl(name, _type_names(b, loc.ctype), copy.deepcopy(loc.node), coord))
         if loc.stored:
-            store = c_ast.Assignment("=", copy.deepcopy(loc.node), c_ast.ID(name, coord), coord)
-            if guarded:
-                flags[name] = flag = f"{b.promote}{FLAG}{b.promoted}"
-                before.append(_decl(flag, ["int"], c_ast.Constant("int", "0", coord), coord))
-                store = c_ast.If(c_ast.ID(flag, coord), store, None, coord)
-            after.append(store)
+            after.append(c_ast.Assignment("=", copy.deepcopy(loc.node), c_ast.ID(name, coord), coord))
         b.promoted += 1
     new = copy.copy(loop)
-    new.stmt = _flagged(_substitute(loop.stmt, names), flags)
+    new.stmt = _substitute(loop.stmt, names)
     return Rewrite(loop, new, before, after)
 
 
@@ -143,8 +137,8 @@ def _lower_one(b: SSABuilder, node: c_ast.Node, origin: c_ast.Node) -> None:
 
 
 # -- which locations ---------------------------------------------------------------------
-def _plan(b: SSABuilder, loop: c_ast.Node) -> list[tuple[_Location, bool]]:
-    """The locations to carry, each with whether its store after the loop needs a flag."""
+def _plan(b: SSABuilder, loop: c_ast.Node) -> list[_Location]:
+    """The locations to carry."""
     if any(not _pure_call(b, n) for n in walk(loop) if isinstance(n, c_ast.FuncCall)):
         return []
     variant = _variant_names(loop)
@@ -175,12 +169,8 @@ def _plan(b: SSABuilder, loop: c_ast.Node) -> list[tuple[_Location, bool]]:
     for loc in locs.values():
         if not (loc.stored or stores) or not _alone(loc, accesses, taken):
             continue  # a loop that stores nothing: the compiler hoists its loads itself
-        guarded = _speculation(b, loop, loc)
-        # a store the original makes on some paths only is not carried: setting a flag
-        # at every such store (single-statement bodies, stores inside conditions) is
-        # not done soundly yet
-        if guarded is False:
-            out.append((loc, guarded))
+        if _writes_nothing_new(b, loop, loc):
+            out.append(loc)
     return out
 
 
@@ -197,9 +187,12 @@ def _alone(loc: _Location, accesses, taken: list[Region]) -> bool:
     return True
 
 
-def _speculation(b: SSABuilder, loop: c_ast.Node, loc: _Location) -> bool | None:
-    """None: the load before the loop might touch memory the original does not; else
-    whether the store after it needs a flag (the original might not store there)."""
+def _writes_nothing_new(b: SSABuilder, loop: c_ast.Node, loc: _Location) -> bool:
+    """The load before the loop touches no memory the original does not, and the store
+    after it (when ``loc`` is stored) writes a location the original surely writes.
+
+    A location the original stores on some paths only is not carried: a store after
+    the loop guarded by a flag would avoid adding a data race, but is not built."""
     access = _access(b, loc.node)
     if access is None:
         return None
@@ -210,8 +203,8 @@ def _speculation(b: SSABuilder, loop: c_ast.Node, loc: _Location) -> bool | None
     if _runs_once(b, loop):
         first_load, first_store = _first_iteration(loop.stmt, loc.text)
     if not (prior or first_load) or prior and not loc.stored:
-        return None  # a load after an access before the loop: memory versions reuse it
-    return loc.stored and not ("store" in prior or first_store)
+        return False  # a load after an access before the loop: memory versions reuse it
+    return not loc.stored or "store" in prior or first_store
 
 
 def _access(b: SSABuilder, node: c_ast.Node) -> Access | None:
@@ -499,46 +492,6 @@ def _substitute(node: c_ast.Node, names: dict[str, str]) -> c_ast.Node:
     for attr, value in changed.items():
         setattr(out, attr, value)
     return out
-
-
-def _flagged(node: c_ast.Node, flags: dict[str, str]) -> c_ast.Node:
-    """``node`` with ``f = 1;`` after every statement that assigns a variable of
-    ``flags`` (its flag): the location it carries was stored."""
-    if not flags:
-        return node
-    if isinstance(node, c_ast.Compound):
-        items = []
-        for item in node.block_items or []:
-            items.append(_flagged(item, flags))
-            items.extend(_sets(item, flags))
-        out = copy.copy(node)
-        out.block_items = items
-        return out
-    if isinstance(node, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile)):
-        out = copy.copy(node)
-        for attr in ("iftrue", "iffalse", "stmt"):
-            branch = getattr(node, attr, None)
-            if branch is None:
-                continue
-            sets = _sets(branch, flags)
-            new = _flagged(branch, flags)
-            setattr(out, attr, c_ast.Compound([new, *sets], branch.coord) if sets else new)
-        return out
-    return node
-
-
-def _sets(stmt: c_ast.Node, flags: dict[str, str]) -> list[c_ast.Node]:
-    """``f = 1;`` for each flag whose variable the simple statement ``stmt`` assigns."""
-    if isinstance(stmt, (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile)):
-        return []
-    assigned = {t.name for t in assignment_targets(stmt) if isinstance(t, c_ast.ID)}
-    return [
-        c_ast.Assignment(
-            "=", c_ast.ID(f, stmt.coord), c_ast.Constant("int", "1", stmt.coord), stmt.coord
-        )
-        for v, f in flags.items()
-        if v in assigned
-    ]
 
 
 def _type_names(b: SSABuilder, t: ct.CType) -> list[str]:

@@ -8,7 +8,9 @@ request the partner loads the same file and takes kernels from the child's queue
 one at a time, sending each result back.  The results are put in kernel order, so
 the file is the one a serial rewrite gives.
 
-Whatever happens to the partner (still importing, crashed, an error in a kernel),
+The partner answers nothing unless the text it loaded is the child's (a file edited
+between the two reads is the child's alone).  Whatever happens to the partner (still
+importing, crashed, an error in a kernel),
 the child rewrites what was not answered itself: a kernel whose rewrite raised in the
 partner is done again by the child, so the error (if any) is the serial one.  The
 partner dies with the child (PR_SET_PDEATHSIG) and at the end of the request.
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import hashlib
 import importlib
 import os
 import pickle
@@ -34,30 +37,39 @@ READY = b"R"
 NEXT = b"N"
 
 
+def digest(text: str) -> bytes:
+    """What the two processes compare: the file's text as each loaded it."""
+    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()
+
+
 class Partner:
     """The child's side: the partner's pid and socket."""
 
     def __init__(self, pid: int, sock: socket.socket):
         self.pid, self.sock = pid, sock
         self.done: list[int] = []  # the kernels (indices) it answered
+        self.over = False  # it will answer no more in this request
 
     def share(self, request: bytes) -> Callable:
         """A ``pipeline.Share`` that lends kernels to the partner for ``request`` (the
         pickled dict the server sent: the partner sets itself up as the child did)."""
 
-        def share(sizes: list[int], one: Callable[[int], Any], progress) -> list:
+        def share(text: str, sizes: list[int], one: Callable[[int], Any], progress) -> list:
             # one kernel: nothing to share, and the partner need not load the file
-            serve = self._serve if len(sizes) > 1 else lambda _request, q: q.partner_gone()
-            return _Queue(sizes).run(one, progress, lambda q: serve(request, q))
+            if len(sizes) > 1:
+                return _Queue(sizes).run(one, progress, lambda q: self._serve(request, text, q))
+            return _Queue(sizes).run(one, progress, lambda q: q.partner_gone())
 
         return share
 
-    def _serve(self, request: bytes, queue: _Queue) -> None:
+    def _serve(self, request: bytes, text: str, queue: _Queue) -> None:
         """In a thread of the child: hand kernels to the partner until none is left."""
         try:
             if client.recv_frame(self.sock) != READY:
                 return
             client.send_frame(self.sock, request)
+            if client.recv_frame(self.sock) != digest(text):
+                return  # it loaded another text (or none): its kernels are not ours
             while True:
                 msg = client.recv_frame(self.sock)
                 if msg is None:
@@ -75,6 +87,7 @@ class Partner:
         except (OSError, pickle.PickleError, ValueError, EOFError, TypeError):
             return
         finally:
+            self.over = True
             queue.partner_gone()
 
     def end(self) -> None:
@@ -182,7 +195,8 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
 
     from ..pipeline import prepare
 
-    _, one = prepare(Path(request["path"]), request["options"])
+    loaded, one = prepare(Path(request["path"]), request["options"])
+    client.send_frame(sock, digest(loaded.text))
     while True:
         client.send_frame(sock, NEXT)
         reply = client.recv_frame(sock)
@@ -195,6 +209,12 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
         except Exception:  # the child does this kernel again, and meets the error itself
             data = pickle.dumps((i, None))
         client.send_frame(sock, data)
+
+
+def lends(busy: int) -> bool:
+    """Whether a child with ``busy`` requests at work (its own included) uses its partner:
+    only while every partner has a core (``make -jN`` fills the cores with children)."""
+    return 2 * busy <= cores()
 
 
 def cores() -> int:

@@ -68,6 +68,8 @@ PRELOAD = (
 )
 WARM = "accsat.pipeline"  # what each child imports before it waits
 READY = b"R"
+# before each request: whether the child lends kernels to its partner
+LEND, KEEP = b"P", b"-"
 
 
 @dataclass
@@ -260,7 +262,8 @@ class Server:
             sock.sendall(READY)
             payload = client.recv_frame(sock)
             if payload is not None:
-                share = helper.share(payload) if helper is not None else None
+                lend, payload = payload[:1] == LEND, payload[1:]
+                share = helper.share(payload) if helper is not None and lend else None
                 answer = serve_one(pickle.loads(payload), share)
                 write_all(sock.fileno(), json.dumps(answer).encode())
             status = 0
@@ -297,7 +300,8 @@ class Server:
             if child.ready and child.job is None:
                 job = self.queue.popleft()
                 try:
-                    client.send_frame(child.sock, job.request)
+                    lend = partner.lends(1 + sum(c.job is not None for c in self.children.values()))
+                    client.send_frame(child.sock, (LEND if lend else KEEP) + job.request)
                 except OSError:  # it died waiting: its end of stream comes next
                     self.queue.appendleft(job)
                     child.ready = False

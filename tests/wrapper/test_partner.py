@@ -8,6 +8,9 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
+from accsat.wrapper import partner
 from accsat.wrapper.partner import _Queue
 
 
@@ -89,23 +92,31 @@ from accsat.wrapper import partner, server
 helper = partner.fork(server.WARM, server.enter)
 from accsat.pipeline import rewrite_file
 path, options = sys.argv[1], Options(variant="cse+sat")
+original = open(path).read()
 here, root = os.stat("."), os.stat("/")
 request = {"path": path, "options": options, "cwd": os.getcwd(), "env": dict(os.environ),
            "umask": 0o022, "cwd_id": [here.st_dev, here.st_ino],
            "root_id": [root.st_dev, root.st_ino]}
 share = helper.share(pickle.dumps(request))
 
-def patient(sizes, one, progress):
+def patient(text, sizes, one, progress):
     def first_waits(i, waited=[]):
         if not waited:  # the main side waits for the partner's first answer
             waited.append(1)
             end = time.monotonic() + 300
-            while not helper.done and time.monotonic() < end:
+            while not helper.done and not helper.over and time.monotonic() < end:
                 time.sleep(0.05)
         return one(i)
-    return share(sizes, first_waits, progress)
+    return share(text, sizes, first_waits, progress)
 
-shared = rewrite_file(Path(path), options, share=patient)
+def edited_first(text, sizes, one, progress):
+    # the file changes after the child loaded it and before the partner does
+    Path(path).write_text(text.replace("2.0", "3.0"))
+    return patient(text, sizes, one, progress)
+
+shared = rewrite_file(Path(path), options,
+                      share=edited_first if len(sys.argv) > 2 else patient)
+Path(path).write_text(original)
 helper.end()
 serial = rewrite_file(Path(path), options)
 print(json.dumps({"same": shared.text == serial.text, "rewritten": shared.text != open(path).read(),
@@ -133,3 +144,28 @@ def test_a_real_partner_gives_the_serial_file(tmp_path):
         "by_partner": answer["by_partner"],
     }
     assert 1 <= answer["by_partner"] < 6
+
+
+def test_a_partner_that_loaded_another_text_answers_nothing(tmp_path):
+    """The file is edited between the child's read and the partner's: the partner's
+    kernels would be another file's, so the child rewrites them all itself."""
+    src = tmp_path / "k.c"
+    src.write_text(KERNELS)
+    out = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SCRIPT), str(src), "edit"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, out.stderr
+    answer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert answer == {"same": True, "rewritten": True, "reports": True, "by_partner": 0}
+
+
+@pytest.mark.parametrize("cores, busy, lends", [(2, 1, True), (2, 2, False), (8, 4, True),
+                                                (8, 5, False), (1, 1, False)])
+def test_partners_are_used_only_while_each_has_a_core(monkeypatch, cores, busy, lends):
+    """``make -j2`` on two cores: the second request's child works alone."""
+    monkeypatch.setattr(partner, "cores", lambda: cores)
+    assert partner.lends(busy) is lends
