@@ -127,7 +127,8 @@ def common_options(f):
         click.option("--extract-stall", default=Options.extract_stall, show_default=True,
                      type=Seconds(),
                      help="stop the ILP once its best solution has not improved for this many "
-                     "seconds (0: run to the time limit or a proof)"),
+                     "CPU seconds (the same search on a loaded machine; 0: run to the time "
+                     "limit or a proof)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default=Options.solver,
                      show_default=True, help="MILP solver PuLP drives"),
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),

@@ -65,7 +65,7 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
         )
         bodies: list = []
 
-        def serial(sizes, one, progress, bodies=bodies):
+        def serial(_text, sizes, one, progress, bodies=bodies):
             bodies[:] = [one(i) for i in range(len(sizes))]
             return bodies
 

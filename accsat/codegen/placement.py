@@ -74,6 +74,11 @@ class _Planner:
 
     # -- facts about classes ---------------------------------------------------------------
     def collect_holders(self) -> None:
+        """The user's variables that hold each class's value, where the printer may
+        spell the value by their name.  A variable assigned a value computed in the
+        body holds it unless the value is an array's own address (``c`` spells it) or
+        the variable points to const or volatile (``const double *p = c;``: a store to
+        ``c[k]`` is not ``p[k] = ...``)."""
         holders = self.plan.holders
         for tid, info in self.ssa.leaves.items():
             if info.holder is not None and tid in self.class_of:
@@ -81,8 +86,11 @@ class _Planner:
                     Holder(info.holder, info.pos, info.ctx))
         for stmt, block in ir.walk(self.ssa.body):
             if isinstance(stmt, ir.Assign):
-                holders.setdefault(self.class_of[stmt.value], []).append(
-                    Holder(stmt.sym, float(stmt.pos), block.ctx))
+                cls = self.class_of[stmt.value]
+                node = self.choice.get(cls)
+                if stmt.sym.qualified_target or node is not None and node.op == "Sym":
+                    continue
+                holders.setdefault(cls, []).append(Holder(stmt.sym, float(stmt.pos), block.ctx))
 
     def pin(self, cls: int) -> str | None:
         """The innermost context this value may be computed in (None: anywhere)."""

@@ -25,6 +25,9 @@ class Symbol:
     volatile: bool = False
     value: int | None = None  # enum constants
     line: int | None = None
+    # what it points to is const or volatile (``const double *p``): another name for
+    # the same address must not be spelled through it (a store through it is an error)
+    qualified_target: bool = False
 
     def __repr__(self) -> str:
         return f"Symbol({self.name}: {self.type}, {self.kind})"
@@ -145,6 +148,17 @@ def param_adjust(t: ct.CType) -> ct.CType:
     if isinstance(t, ct.Func):
         return ct.Pointer(t)
     return t
+
+
+def qualified_target(node: c_ast.Node) -> bool:
+    """A const or volatile below a pointer of the declarator: on what it points to."""
+    below = False
+    while isinstance(node, c_ast.Node):
+        if below and {"const", "volatile"} & set(getattr(node, "quals", None) or ()):
+            return True
+        below = below or isinstance(node, c_ast.PtrDecl)
+        node = getattr(node, "type", None)
+    return False
 
 
 def has_volatile(node: c_ast.Node) -> bool:
@@ -269,7 +283,8 @@ class FileSymbols:
             t = param_adjust(t)
         if isinstance(t, ct.Array) and t.size is None and decl.init is not None:
             t = ct.Array(t.of, _init_length(decl.init))
-        sym = Symbol(decl.name, t, kind, has_volatile(decl.type), line=_line(decl))
+        sym = Symbol(decl.name, t, kind, has_volatile(decl.type), line=_line(decl),
+                     qualified_target=qualified_target(decl.type))
         scope.names[decl.name] = sym
         return sym
 

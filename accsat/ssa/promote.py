@@ -112,7 +112,9 @@ def prepare(b: SSABuilder, loop: c_ast.Node) -> Rewrite | None:
         names[loc.text] = name = f"{b.promote}{b.promoted}"
         before.append(_decl(name, _type_names(b, loc.ctype), copy.deepcopy(loc.node), coord))
         if loc.stored:
-            after.append(c_ast.Assignment("=", copy.deepcopy(loc.node), c_ast.ID(name, coord), coord))
+            after.append(
+                c_ast.Assignment("=", copy.deepcopy(loc.node), c_ast.ID(name, coord), coord)
+            )
         b.promoted += 1
     new = copy.copy(loop)
     new.stmt = _substitute(loop.stmt, names)
@@ -195,7 +197,7 @@ def _writes_nothing_new(b: SSABuilder, loop: c_ast.Node, loc: _Location) -> bool
     the loop guarded by a flag would avoid adding a data race, but is not built."""
     access = _access(b, loc.node)
     if access is None:
-        return None
+        return False
     prior = {
         s.kind for s in b.sites if s.ctx in set(b.ancestors(b.ctx)) and s.access.same_place(access)
     }

@@ -1,4 +1,4 @@
-// shapes: arrays read and written through pointer arithmetic on the array itself: *(k + c), *(c + k), *(e[i] + 1) on a row of a 2-D array, *(s.a + k) on a struct member array, a store *(d + k) = ..., and the same elements spelled c[k] (an array's value is the address of its first element, never &c); model: OpenACC
+// shapes: arrays read and written through pointer arithmetic on the array itself: *(k + c), *(c + k), *(e[i] + 1) on a row of a 2-D array, *(s.a + k) on a struct member array, a store *(d + k) = ..., and the same elements spelled c[k] (an array's value is the address of its first element, never &c); pointers to const set to an array or a row, which must never spell a store or a plain read of it; model: OpenACC
 // model: acc
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +38,20 @@ static void decayed(void)
   }
 }
 
+static void through_const(void)
+{
+  int k;
+#pragma acc parallel loop copy(c, e) copyout(d)
+  for (k = 0; k < N; k++) {
+    const double *p = c;
+    const double *r = e[k % R];
+    c[k] = p[k] + 1.0;
+    d[k] = c[k] * 3.0 + p[k];
+    *(e[k % R] + k / R) = r[k / R] * 0.5;
+    d[k] = d[k] + r[k / R];
+  }
+}
+
 int main(void)
 {
   int i, j;
@@ -50,5 +64,9 @@ int main(void)
   }
   decayed();
   dump("d", d, N);
+  through_const();
+  dump("c", c, N);
+  dump("d", d, N);
+  dump("e", e, R * R);
   return 0;
 }
