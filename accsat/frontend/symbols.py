@@ -38,6 +38,8 @@ class Scope:
     names: dict[str, Symbol] = field(default_factory=dict)
     parent: Scope | None = None
     typedefs: dict[str, ct.CType] = field(default_factory=dict)
+    # the qualifiers each typedef carries (ct types drop them): ``typedef const double cd``
+    typedef_quals: dict[str, Quals] = field(default_factory=dict)
 
     def lookup(self, name: str) -> Symbol | None:
         scope: Scope | None = self
@@ -55,13 +57,23 @@ class Scope:
             scope = scope.parent
         return None
 
+    def quals_of(self, name: str) -> Quals:
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.typedef_quals:
+                return scope.typedef_quals[name]
+            if name in scope.typedefs:
+                return NO_QUALS
+            scope = scope.parent
+        return NO_QUALS
+
     def child(self) -> Scope:
         return Scope(parent=self)
 
     def snapshot(self) -> Scope:
         """A frozen copy of the chain: later declarations do not leak into it."""
         parent = self.parent.snapshot() if self.parent else None
-        return Scope(dict(self.names), parent, dict(self.typedefs))
+        return Scope(dict(self.names), parent, dict(self.typedefs), dict(self.typedef_quals))
 
 
 class TypeReader:
@@ -150,25 +162,37 @@ def param_adjust(t: ct.CType) -> ct.CType:
     return t
 
 
-def qualified_target(node: c_ast.Node) -> bool:
-    """A const or volatile below a pointer of the declarator: on what it points to."""
-    below = False
+@dataclass(frozen=True)
+class Quals:
+    """The const/volatile qualifiers of a declarator, typedefs it names included."""
+
+    anywhere: frozenset[str] = frozenset()  # on any level
+    target: bool = False  # some qualifier below a pointer: on what it points to
+    pointer: bool = False  # a pointer somewhere in it
+
+
+NO_QUALS = Quals()
+
+
+def quals(node: c_ast.Node, scope: Scope) -> Quals:
+    """Walk the declarator down to its base type, looking into the typedefs it names."""
+    anywhere: set[str] = set()
+    below = target = False
     while isinstance(node, c_ast.Node):
-        if below and {"const", "volatile"} & set(getattr(node, "quals", None) or ()):
-            return True
+        here = {"const", "volatile"} & set(getattr(node, "quals", None) or ())
+        anywhere |= here
+        target = target or below and bool(here)
+        if isinstance(node, c_ast.IdentifierType):
+            for name in node.names:
+                inner = scope.quals_of(name)
+                anywhere |= inner.anywhere
+                # a typedef of a pointer to const, or of a const type a pointer points to
+                target = target or inner.target or below and bool(inner.anywhere)
+                below = below or inner.pointer
         below = below or isinstance(node, c_ast.PtrDecl)
         node = getattr(node, "type", None)
-    return False
+    return Quals(frozenset(anywhere), target, below)
 
-
-def has_volatile(node: c_ast.Node) -> bool:
-    while node is not None:
-        if "volatile" in (getattr(node, "quals", None) or ()):
-            return True
-        node = getattr(node, "type", None)
-        if not isinstance(node, c_ast.Node):
-            return False
-    return False
 
 
 def eval_const(expr: c_ast.Node, scope: Scope, types: TypeReader | None = None) -> int | None:
@@ -261,6 +285,7 @@ class FileSymbols:
                 scope.typedefs[decl.name] = self.types.read(decl.type, scope)
             except Unsupported:
                 scope.typedefs[decl.name] = ct.Void()
+            scope.typedef_quals[decl.name] = quals(decl.type, scope)
             return None
         if not isinstance(decl, c_ast.Decl):
             return None
@@ -283,8 +308,9 @@ class FileSymbols:
             t = param_adjust(t)
         if isinstance(t, ct.Array) and t.size is None and decl.init is not None:
             t = ct.Array(t.of, _init_length(decl.init))
-        sym = Symbol(decl.name, t, kind, has_volatile(decl.type), line=_line(decl),
-                     qualified_target=qualified_target(decl.type))
+        q = quals(decl.type, scope)
+        sym = Symbol(decl.name, t, kind, "volatile" in q.anywhere, line=_line(decl),
+                     qualified_target=q.target)
         scope.names[decl.name] = sym
         return sym
 
