@@ -174,7 +174,11 @@ class Submission:
 
     @staticmethod
     def new(root: Path, work: dict, cells: list[Cell], fingerprints: list[str]) -> Submission:
-        folder = root / f"{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+        # microseconds in the name: all() lists submissions in the order they were made,
+        # also two made within one second (a resumed sweep)
+        now = time.time_ns() // 1000
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now // 10**6))
+        folder = root / f"{stamp}.{now % 10**6:06d}-{secrets.token_hex(3)}"
         folder.mkdir(parents=True)
         sub = Submission(folder, work, cells, fingerprints)
         sub.save()  # before sbatch: a job always has its spec
@@ -182,6 +186,7 @@ class Submission:
 
     @staticmethod
     def all(root: Path) -> list[Submission]:
+        """Every submission under root, oldest first."""
         subs = []
         for path in sorted(root.glob("*/job.json")):
             data = read_json(path)

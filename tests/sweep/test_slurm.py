@@ -287,3 +287,13 @@ def test_a_failed_task_names_its_log_and_slurms_own_word(tmp_path):
         "slurmstepd: error: *** JOB 37 ON vm CANCELLED AT 12:00 DUE TO TIME LIMIT ***"
     )
     assert "left the queue" in Task(sub, 0).failed(None).message
+
+
+def test_submissions_are_listed_in_the_order_they_were_made(tmp_path):
+    """A resumed sweep can submit within the second of the first submission: the
+    listing must still put the first one first (the folder name once had only seconds
+    and a random suffix, so two in one second came back in either order)."""
+    cells = grid("npb", ["B1"], ["S"], ["gcc"], ["host"], ["orig"])
+    made = [Submission.new(tmp_path, {"n": n}, cells, ["fp"]).folder for n in range(8)]
+    assert [s.folder for s in Submission.all(tmp_path)] == made
+    assert [s.work["n"] for s in Submission.all(tmp_path)] == list(range(8))
