@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .cliparams import CONTEXT_SETTINGS, Seconds
+from .cliparams import CONTEXT_SETTINGS, Fraction, Seconds
 from .errors import AccsatError
 from .fileio import append_lines, write_atomically
 from .frontend.preprocess import PreprocessOptions
@@ -129,6 +129,10 @@ def common_options(f):
                      help="stop the ILP once its best solution has not improved for this many "
                      "CPU seconds (the same search on a loaded machine; 0: run to the time "
                      "limit or a proof)"),
+        click.option("--extract-gap", default=Options.extract_gap, show_default=True,
+                     type=Fraction(), metavar="FRACTION",
+                     help="stop the ILP once its best solution is within this fraction of "
+                     "its lower bound (0: prove optimality)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default=Options.solver,
                      show_default=True, help="MILP solver PuLP drives"),
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
@@ -159,6 +163,7 @@ def make_options(kw: dict) -> Options:
         limits=Limits(kw["max_nodes"], kw["max_iterations"], kw["saturation_seconds"]),
         extract_seconds=kw["extract_seconds"],
         extract_stall=kw["extract_stall"] or None,
+        extract_gap=kw["extract_gap"],
         solver=kw["solver"],
         use_ilp=not kw["no_ilp"],
         preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),

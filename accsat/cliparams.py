@@ -30,3 +30,19 @@ class Seconds(click.FloatRange):
         if not math.isfinite(seconds):
             self.fail(f"{value} is not a finite number of seconds", param, ctx)
         return seconds
+
+
+class Fraction(click.FloatRange):
+    """A number in [0, 1]: a usage error for ``-5``, ``2`` and ``nan`` (which compares
+    false with every bound and would pass a plain range)."""
+
+    name = "fraction"
+
+    def __init__(self) -> None:
+        super().__init__(0.0, 1.0)
+
+    def convert(self, value, param, ctx):
+        fraction = super().convert(value, param, ctx)
+        if math.isnan(fraction):
+            self.fail(f"{value} is not a number", param, ctx)
+        return fraction

@@ -177,7 +177,8 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
     plain = constants_free(ctx.cost, sat.egraph)
     cost = preferring(plain, _written(ssa, sat), sat.egraph)
     ext = _exact(extract(sat.egraph, roots, cost, options.extract_seconds, options.solver,
-                         options.use_ilp, options.extract_stall or None), roots, plain,
+                         options.use_ilp, options.extract_stall or None, options.extract_gap),
+                 roots, plain,
                  len(sat.egraph.classes))
     report.seconds["extract"] = time.perf_counter() - t
     report.record_extraction(ext)

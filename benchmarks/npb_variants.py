@@ -28,8 +28,8 @@ from pathlib import Path
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import ORIG, VARIANTS, Options
 from accsat.pipeline import rewrite_file
+from npb_harness.tree import NPB_BENCHMARKS, source_dir
 
-DIRS = {"BT": "BT", "CG": "CG", "EP": "EP", "FT": "FT", "LU": "LU-HP", "MG": "MG", "SP": "SP"}
 FLAGS = "-O3 -fopenacc -foffload=disable -fgnu89-inline"
 
 
@@ -41,7 +41,7 @@ def make(src: Path, cls: str, target: str | None = None) -> subprocess.Completed
 
 def configure(tree: Path, bench: str, cls: str) -> Path:
     """Generate npbparams.h for the class, as the Makefile's config step does."""
-    src = tree / DIRS[bench]
+    src = source_dir(tree)
     subprocess.run(["make", "all"], cwd=tree / "sys", capture_output=True, check=True)
     subprocess.run([str(tree / "sys" / "setparams"), bench.lower(), cls], cwd=src,
                    capture_output=True, check=True)
@@ -109,7 +109,7 @@ def main() -> int:
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
     ap.add_argument("--classes", default="S,W")
     ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--benchmarks", default=",".join(DIRS))
+    ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS))
     ap.add_argument("--timeout", type=int, default=900)
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()

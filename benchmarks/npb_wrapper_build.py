@@ -38,9 +38,8 @@ import time
 from pathlib import Path
 
 from accsat.options import VARIANTS
+from npb_harness.tree import NPB_BENCHMARKS, source_dir
 
-BENCHMARKS = {"BT": "BT/BT", "CG": "CG/CG", "EP": "EP/EP", "FT": "FT/FT", "LU": "LU/LU-HP",
-              "MG": "MG/MG", "SP": "SP/SP"}
 CFLAGS = "-O3 -fopenacc -foffload=disable -fgnu89-inline"
 CLINKFLAGS = "-O3 -fopenacc -foffload=disable -lm"
 VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
@@ -104,16 +103,16 @@ def count_report(path: Path) -> tuple[int, int, int]:
     return len(found), sum(1 for s in found.values() if s == "rewritten"), lines
 
 
-def build_all(root: Path, work: Path, tag: str, cc: str, klass: str, jobs: int,
-              env: dict, run: bool) -> dict:
+def build_all(root: Path, work: Path, names: list[str], tag: str, cc: str, klass: str,
+              jobs: int, env: dict, run: bool) -> dict:
     """Build (and run) every benchmark in ``work/tag`` (a fresh copy unless it exists)."""
     copy = work / tag
     if not copy.exists():
         shutil.copytree(root, copy, symlinks=True)
     result = {"seconds": 0.0, "cpu": 0.0, "verified": 0, "failed": [], "kernels": 0, "rewritten": 0,
               "per_benchmark": {}}
-    for name, sub in BENCHMARKS.items():
-        folder = copy / sub
+    for name in names:
+        folder = source_dir(copy / name)
         log = work / f"{tag}-{name}.log"
         report = work / f"{tag}-{name}.jsonl"
         if report.exists():
@@ -150,7 +149,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=1,
                     help="rounds of plain + warm builds per variant (fastest counts)")
     ap.add_argument("--keep", action="store_true", help="leave the copies in --work")
-    ap.add_argument("--benchmarks", default=",".join(BENCHMARKS),
+    ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS),
                     help="a subset of BT,CG,EP,FT,LU,MG,SP (for trying the script)")
     a = ap.parse_args()
     if not a.npb_root or not Path(a.npb_root, "BT").is_dir():
@@ -161,10 +160,8 @@ def main() -> int:
     work = Path(a.work or tempfile.mkdtemp(prefix="npb-wrapper-"))
     work.mkdir(parents=True, exist_ok=True)
     wrapper = accsat_cc()
-    for name in list(BENCHMARKS):
-        if name not in a.benchmarks.split(","):
-            del BENCHMARKS[name]
-    n = len(BENCHMARKS)
+    names = [b for b in NPB_BENCHMARKS if b in a.benchmarks.split(",")]
+    n = len(names)
     # PYTHONDONTWRITEBYTECODE (set in some sandboxes) would make every accsat-cc call
     # compile accsat's modules again; a normal install caches their bytecode
     base_env = {k: v for k, v in os.environ.items()
@@ -172,7 +169,7 @@ def main() -> int:
     rows = []
     try:
         for klass in a.classes.split(","):
-            plain = build_all(root, work, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
+            plain = build_all(root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
                               not a.no_run)
             print(f"[{klass}] plain gcc: {plain['seconds']} s, verified {plain['verified']}/{n}",
                   flush=True)
@@ -181,7 +178,7 @@ def main() -> int:
                 shutil.rmtree(cache, ignore_errors=True)
                 env = dict(base_env, ACCSAT_VARIANT=variant, ACCSAT_CACHE_DIR=str(cache))
                 tag = f"{variant.replace('+', '_')}-{klass}-j{a.jobs}"
-                cold = build_all(root, work, tag, f"{wrapper} gcc", klass, a.jobs, env,
+                cold = build_all(root, work, names, tag, f"{wrapper} gcc", klass, a.jobs, env,
                                  not a.no_run)
                 entries = len(list(cache.rglob("*.json")))
                 plain_best: dict[str, float] = {}
@@ -190,12 +187,12 @@ def main() -> int:
                 warm_cpu: dict[str, float] = {}
                 warm = None
                 for round_ in range(a.repeat):
-                    p = build_all(root, work, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
+                    p = build_all(root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
                                   False)
-                    w = build_all(root, work, tag, f"{wrapper} gcc", klass, a.jobs, env,
+                    w = build_all(root, work, names, tag, f"{wrapper} gcc", klass, a.jobs, env,
                                   not a.no_run and round_ == 0)
                     warm = warm or w
-                    for b in BENCHMARKS:
+                    for b in names:
                         for best, got, field in ((plain_best, p, "make_s"), (warm_best, w, "make_s"),
                                                  (plain_cpu, p, "cpu_s"), (warm_cpu, w, "cpu_s")):
                             t = got["per_benchmark"][b][field]

@@ -30,23 +30,7 @@ from pathlib import Path
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import VARIANTS, Options
 from accsat.pipeline import rewrite_file
-
-BENCHMARKS = {
-    "BT": "BT/BT",
-    "CG": "CG/CG",
-    "EP": "EP/EP",
-    "FT": "FT/FT",
-    "LU": "LU/LU-HP",
-    "MG": "MG/MG",
-    "SP": "SP/SP",
-}
-
-
-def npb_sources(root: Path, benchmarks: list[str]):
-    for bench in benchmarks:
-        folder = root / BENCHMARKS[bench]
-        for f in sorted(folder.glob("*.c")):
-            yield bench, f, folder.parent / "common"
+from npb_harness.tree import NPB_BENCHMARKS, sources
 
 
 def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: float) -> dict:
@@ -57,7 +41,7 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
     per_bench: dict[str, Counter] = {b: Counter() for b in benchmarks}
     kernels: dict[str, list] = {}
     files: dict[str, str] = {}
-    for bench, f, common in npb_sources(root, benchmarks):
+    for bench, f, common in sources(root, benchmarks):
         opts = Options(
             variant=variant,
             extract_seconds=extract_seconds,
@@ -156,7 +140,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
     ap.add_argument("--variants", default=",".join(VARIANTS))
-    ap.add_argument("--benchmarks", default=",".join(BENCHMARKS))
+    ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS))
     ap.add_argument("--extract-seconds", type=float, default=Options.extract_seconds)
     ap.add_argument("--json", type=Path, default=None, help="write the census here")
     ap.add_argument("--compare", type=Path, nargs=2, metavar=("OLD", "NEW"),
@@ -169,7 +153,7 @@ def main() -> int:
         print("rewrite_census: give --npb-root or set NPB_ROOT", file=sys.stderr)
         return 2
     benchmarks = [b for b in args.benchmarks.split(",") if b]
-    unknown = [b for b in benchmarks if b not in BENCHMARKS]
+    unknown = [b for b in benchmarks if b not in NPB_BENCHMARKS]
     if unknown:
         print(f"rewrite_census: unknown benchmark {', '.join(unknown)}", file=sys.stderr)
         return 2

@@ -24,17 +24,9 @@ from pathlib import Path
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import Options
 from accsat.pipeline import rewrite_file
+from npb_harness.tree import sources
 
-BENCHMARKS = {"BT": "BT/BT", "CG": "CG/CG", "EP": "EP/EP", "FT": "FT/FT", "LU": "LU/LU-HP",
-              "MG": "MG/MG", "SP": "SP/SP"}
 STAGES = ("frontend", "ssa", "saturate", "extract", "codegen")
-
-
-def npb_sources(root: Path):
-    for bench, sub in BENCHMARKS.items():
-        folder = root / sub
-        for f in sorted(folder.glob("*.c")):
-            yield bench, f, folder.parent / "common"
 
 
 def gcc_compile(files, out_dir: Path) -> float:
@@ -55,7 +47,7 @@ def main() -> int:
     if not args.npb_root:
         print("rewrite_time: give --npb-root or set NPB_ROOT", file=sys.stderr)
         return 2
-    files = list(npb_sources(Path(args.npb_root)))
+    files = list(sources(Path(args.npb_root)))
     kernels = []
     start = time.perf_counter()
     for bench, f, common in files:

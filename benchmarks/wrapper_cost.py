@@ -37,10 +37,11 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from npb_wrapper_build import BENCHMARKS, accsat_cc, make  # noqa: E402
+from npb_wrapper_build import accsat_cc, make  # noqa: E402
 
 from accsat.wrapper import client  # noqa: E402
 from accsat.wrapper.cache import FORMAT  # noqa: E402
+from npb_harness.tree import NPB_BENCHMARKS, source_dir  # noqa: E402
 
 SMALL = """\
 void saxpy(int n, float a, float *restrict y, const float *restrict x)
@@ -162,7 +163,6 @@ def npb(root: Path, work: Path, names: list[str], rounds: int, modes: list[str])
         for r in range(rounds):
             caches = {mode: work / f"cache-{mode}-{r}" for mode in modes}  # empty: cold
             for name in names:
-                sub = BENCHMARKS[name]
                 for mode, copy in copies.items():
                     log = work / f"{mode}-{name}.log"
                     if mode == "plain":
@@ -178,7 +178,7 @@ def npb(root: Path, work: Path, names: list[str], rounds: int, modes: list[str])
                             ACCSAT_CACHE_DIR=str(caches[mode]),
                             ACCSAT_SERVER="0" if mode == "noserver" else "1",
                         )
-                    seconds, _cpu, rc = make(copy / sub, cc, "S", 1, e, log)
+                    seconds, _cpu, rc = make(source_dir(copy / name), cc, "S", 1, e, log)
                     if rc != 0:
                         sys.exit(f"wrapper_cost: {mode} build of {name} failed, see {log}")
                     best[mode][name] = min(best[mode].get(name, seconds), seconds)
@@ -207,7 +207,7 @@ def npb(root: Path, work: Path, names: list[str], rounds: int, modes: list[str])
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
-    ap.add_argument("--benchmarks", default=",".join(BENCHMARKS))
+    ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS))
     ap.add_argument("--repeat", type=int, default=7, help="calls per small-file median (>= 5)")
     ap.add_argument("--rounds", type=int, default=1, help="NPB builds per mode (fastest counts)")
     ap.add_argument("--no-server", action="store_true", help="also build NPB with ACCSAT_SERVER=0")
@@ -223,8 +223,8 @@ def main() -> int:
             file=sys.stderr,
         )
         return 2
-    if unknown := [n for n in names if n not in BENCHMARKS]:
-        ap.error(f"unknown benchmarks {unknown} (of {', '.join(BENCHMARKS)})")
+    if unknown := [n for n in names if n not in NPB_BENCHMARKS]:
+        ap.error(f"unknown benchmarks {unknown} (of {', '.join(NPB_BENCHMARKS)})")
     result: dict = {}
     with tempfile.TemporaryDirectory(prefix="wrapper-cost-") as tmp:
         work = Path(tmp)

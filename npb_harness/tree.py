@@ -10,6 +10,7 @@ npbparams.h (setparams) and rebuild everything with the cell's compiler.
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 NPB_BENCHMARKS = ("BT", "CG", "EP", "FT", "LU", "MG", "SP")
@@ -34,6 +35,16 @@ def source_dir(top: Path) -> Path:
         raise FileNotFoundError(f"{top}: expected one source folder with a Makefile, "
                                 f"found {[p.name for p in found] or 'none'}")
     return found[0]
+
+
+def sources(root: Path, benchmarks: Iterable[str] = NPB_BENCHMARKS
+            ) -> Iterator[tuple[str, Path, Path]]:
+    """(benchmark, C file, the benchmark's ``common`` folder) for every source file
+    of ``root``'s benchmarks, benchmark by benchmark, files in name order."""
+    for bench in benchmarks:
+        folder = source_dir(root / bench)
+        for f in sorted(folder.glob("*.c")):
+            yield bench, f, folder.parent / "common"
 
 
 def private_copy(root: Path, benchmark: str, dest: Path) -> Path:

@@ -12,17 +12,16 @@ import pytest
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import Options
 from accsat.pipeline import rewrite_file
+from npb_harness.tree import NPB_BENCHMARKS, source_dir
 
 ROOT = os.environ.get("NPB_ROOT")
 pytestmark = [pytest.mark.npb,
               pytest.mark.skipif(not ROOT, reason="NPB_ROOT is not set")]
-DIRS = {"BT": "BT/BT", "CG": "CG/CG", "EP": "EP/EP", "FT": "FT/FT", "LU": "LU/LU-HP",
-        "MG": "MG/MG", "SP": "SP/SP"}
 
 
-@pytest.mark.parametrize("bench", DIRS)
+@pytest.mark.parametrize("bench", NPB_BENCHMARKS)
 def test_every_file_rewrites_and_most_kernels_do(bench):
-    folder = Path(ROOT) / DIRS[bench]
+    folder = source_dir(Path(ROOT) / bench)
     if not (folder / "npbparams.h").exists():
         pytest.skip(f"{folder}/npbparams.h missing: build the benchmark once first")
     opts = Options(variant="cse", preprocess=PreprocessOptions((f"-I{folder.parent / 'common'}",)))

@@ -81,7 +81,7 @@ class _Aligner:
     def __init__(self, source: SourceMap):
         self.src = source
         self.toks: list[Token] = source.tokens
-        self.starts = [t.start for t in self.toks]
+        self.starts = source.starts
         self.out = Layout(source.text)
 
     def body(self, span: BodySpan, body: c_ast.Node) -> Layout:

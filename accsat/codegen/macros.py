@@ -38,19 +38,21 @@ _PROBE = re.compile(rf"{_BEGIN} (\d+_\d+) (.*?) {_END}")
 _ACCESS = (c_ast.ArrayRef, c_ast.StructRef)
 
 
+def tree_key(node: object) -> object:
+    """A hashable form of a pycparser tree: equal for trees equal up to coordinates
+    (and so up to parentheses).  A kernel looks up each printed access among the
+    file's macro texts: a dict of these, not a scan of trees per access."""
+    if isinstance(node, list):
+        return tuple(tree_key(x) for x in node)
+    if not isinstance(node, c_ast.Node):
+        return node
+    return (type(node).__name__, tuple(tree_key(getattr(node, n)) for n in node.attr_names),
+            tuple((name, tree_key(child)) for name, child in node.children()))
+
+
 def same_tree(a: object, b: object) -> bool:
     """Two pycparser trees equal up to coordinates (and so up to parentheses)."""
-    if type(a) is not type(b):
-        return False
-    if not isinstance(a, c_ast.Node):
-        return a == b
-    assert isinstance(b, c_ast.Node)
-    if any(getattr(a, n) != getattr(b, n) for n in a.attr_names):
-        return False
-    ca, cb = a.children(), b.children()
-    return len(ca) == len(cb) and all(
-        x[0] == y[0] and same_tree(x[1], y[1]) for x, y in zip(ca, cb, strict=True)
-    )
+    return tree_key(a) == tree_key(b)
 
 
 def expression(text: str) -> c_ast.Node | None:
@@ -196,7 +198,7 @@ class MacroSpelling:
     def __init__(self, layout: Layout | None, macros: FileMacros | None):
         self.layout = layout
         self.macros = macros
-        self._texts: list[tuple[str, c_ast.Node]] | None = None  # built on first use
+        self._texts: dict[object, str] | None = None  # tree_key -> text, built on first use
         self._memo: dict[str, str] = {}
 
     def __call__(self, printed: str) -> str:
@@ -206,13 +208,15 @@ class MacroSpelling:
 
     def _find(self, printed: str) -> str:
         if self._texts is None:
-            self._texts = [] if self.macros is None else self.macros.candidates(self.layout)
+            self._texts = {}
+            for text, tree in [] if self.macros is None else self.macros.candidates(self.layout):
+                self._texts.setdefault(tree_key(tree), text)  # the first one, as written
         if not self._texts:
             return printed
         tree = expression(printed)
         if not isinstance(tree, _ACCESS):
             return printed
-        return next((text for text, exp in self._texts if same_tree(tree, exp)), printed)
+        return self._texts.get(tree_key(tree), printed)
 
 
 def written_accesses(source: SourceMap, start: int, end: int, parsed: set[str]) -> list[str]:
@@ -220,7 +224,7 @@ def written_accesses(source: SourceMap, start: int, end: int, parsed: set[str]) 
     function-like macro, and access paths (``a[...]``, ``p->f``) that name a macro.
     A macro is a name of the text the parser never saw (``parsed``)."""
     toks = source.tokens
-    inside = [k for k, t in enumerate(toks) if start <= t.start and t.end <= end]
+    inside = source.within(start, end)
     if not inside:
         return []
     first, last = inside[0], inside[-1] + 1

@@ -7,6 +7,7 @@ acyclic and no dearer than greedy's.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,7 +54,9 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     start = time.perf_counter()
     if solver not in ilp.SOLVERS:
         raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(ilp.SOLVERS)}")
-    cost_fn = cost.cost if isinstance(cost, CostModel) else cost
+    # Every stage asks for the same nodes' costs again (greedy, pruning, the ILP's
+    # columns, each repair): computed once per node (on_constants looks at children).
+    cost_fn = functools.cache(cost.cost if isinstance(cost, CostModel) else cost)
     roots = list(dict.fromkeys(roots))
     greedy = greedy_dag(egraph, roots, cost_fn)
     greedy_cost = dag_cost(greedy, roots, cost_fn)

@@ -10,6 +10,7 @@ the body) is reported so the kernel stays as written.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -99,10 +100,19 @@ class SourceMap:
     def __init__(self, text: str):
         self.text = text
         self.tokens = tokenize(text)
+        self.starts = [t.start for t in self.tokens]  # for bisect: the tokens of a span
         self._fors_by_line: dict[int, list[int]] = {}
         for idx, tok in enumerate(self.tokens):
             if tok.kind == "ident" and tok.text == "for":
                 self._fors_by_line.setdefault(tok.line, []).append(idx)
+
+    def within(self, start: int, end: int) -> range:
+        """Indices of the tokens that lie wholly in ``text[start:end]``."""
+        first = bisect.bisect_left(self.starts, start)
+        last = bisect.bisect_left(self.starts, end)
+        while last > first and self.tokens[last - 1].end > end:
+            last -= 1
+        return range(first, last)
 
     def for_tokens_on_line(self, line: int) -> list[int]:
         return self._fors_by_line.get(line, [])

@@ -11,7 +11,7 @@ import pytest
 from difftest import EXACT_VARIANTS, KERNEL_DIR, compile_run
 
 from accsat.check import check_file
-from accsat.codegen.macros import expression, same_tree
+from accsat.codegen.macros import expression, same_tree, tree_key
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import VARIANTS, Options
 from accsat.pipeline import rewrite_file
@@ -132,3 +132,13 @@ def test_no_cast_c_does_not_need(tmp_path, variant):
     result = rewrite_file(path, Options(variant=variant))
     assert result.kernels[0].status == "rewritten"
     assert "(double)" not in result.text
+
+
+def test_tree_keys_are_equal_exactly_when_trees_are():
+    """The spelling lookup is a dict of tree_key: same key, same tree up to coordinates."""
+    same = [("r[(i)]", "r[i]"), ("p->f[(0) + k]", "p->f[k]"), ("s.a[i][j]", "(s.a)[i][j]")]
+    different = [("r[i]", "r[j]"), ("p->f", "p.f"), ("r[i + 1]", "r[1 + i]"), ("r[1]", "r[1u]")]
+    for a, b in same:
+        assert tree_key(expression(a)) == tree_key(expression(b)), (a, b)
+    for a, b in different:
+        assert tree_key(expression(a)) != tree_key(expression(b)), (a, b)

@@ -1,0 +1,40 @@
+"""``--extract-gap`` reaches HiGHS (its relative MIP gap); the default is 1 %
+(accsat.options: within the cost model's own error, and seconds saved on NPB)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from accsat.cli import main
+from accsat.extract import ilp
+from accsat.options import Options
+
+from .conftest import KERNEL
+
+
+@pytest.fixture
+def gaps(monkeypatch) -> list[float]:
+    """The gap of every HiGHS round."""
+    seen: list[float] = []
+    solve = ilp.HighsEngine.solve
+
+    def spy(self, best, deadline, stall, gap):
+        seen.append(gap)
+        return solve(self, best, deadline, stall, gap)
+
+    monkeypatch.setattr(ilp.HighsEngine, "solve", spy)
+    return seen
+
+
+@pytest.mark.parametrize(("args", "expected"), [([], Options.extract_gap),
+                                                 (["--extract-gap", "0.05"], 0.05),
+                                                 (["--extract-gap", "0"], 0.0)])
+def test_the_gap_reaches_the_solver(args, expected, gaps, cfile):
+    res = CliRunner().invoke(main, ["rewrite", str(cfile(KERNEL)), *args])
+    assert res.exit_code == 0, res.output
+    assert gaps and set(gaps) == {expected}
+
+
+def test_the_default_is_one_percent():
+    assert Options().extract_gap == 0.01
