@@ -30,20 +30,28 @@ def run(root: Path, benchmarks: list[str], gap: float, stall: float) -> dict[str
     """file:line -> extract seconds, extracted cost, how the ILP ended."""
     kernels = {}
     for bench, f, common in sources(root, benchmarks):
-        opts = Options(extract_gap=gap, extract_stall=stall or None,
-                       preprocess=PreprocessOptions((f"-I{common}",)))
+        opts = Options(
+            extract_gap=gap,
+            extract_stall=stall or None,
+            preprocess=PreprocessOptions((f"-I{common}",)),
+        )
         for k in rewrite_file(f, opts).kernels:
             if "extract" in k.seconds:
                 kernels[f"{bench}/{f.name}:{k.line}"] = {
-                    "seconds": k.seconds["extract"], "cost": k.cost["extracted"],
-                    "ilp": k.ilp}
+                    "seconds": k.seconds["extract"],
+                    "cost": k.cost["extracted"],
+                    "ilp": k.ilp,
+                }
     return kernels
 
 
 def summary(kernels: dict[str, dict], reference: dict[str, dict]) -> dict:
     common = [k for k in kernels if k in reference]
-    rises = [(kernels[k]["cost"] - reference[k]["cost"]) / reference[k]["cost"]
-             for k in common if reference[k]["cost"] > 0]
+    rises = [
+        (kernels[k]["cost"] - reference[k]["cost"]) / reference[k]["cost"]
+        for k in common
+        if reference[k]["cost"] > 0
+    ]
     return {
         "kernels": len(kernels),
         "extract_s": round(sum(k["seconds"] for k in kernels.values()), 2),
@@ -59,8 +67,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--npb-root", default=os.environ.get("NPB_ROOT"))
     ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS))
-    ap.add_argument("--settings", default="0:1,0.005:1,0.01:1,0.02:1",
-                    help="GAP:STALL pairs; the first is the reference")
+    ap.add_argument(
+        "--settings",
+        default="0:1,0.005:1,0.01:1,0.02:1",
+        help="GAP:STALL pairs; the first is the reference",
+    )
     ap.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
     if not args.npb_root:
@@ -75,16 +86,21 @@ def main() -> int:
     benchmarks = [b for b in args.benchmarks.split(",") if b]
     print(f"load before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores", flush=True)
     rows, reference = [], None
-    print(f"{'gap':>6s} {'stall':>6s} {'kernels':>7s} {'extract s':>10s} {'slowest s':>10s} "
-          f"{'cost':>10s} {'vs first':>9s} {'dearer':>6s} {'worst %':>8s}")
+    print(
+        f"{'gap':>6s} {'stall':>6s} {'kernels':>7s} {'extract s':>10s} {'slowest s':>10s} "
+        f"{'cost':>10s} {'vs first':>9s} {'dearer':>6s} {'worst %':>8s}"
+    )
     for gap, stall in settings:
         kernels = run(Path(args.npb_root), benchmarks, gap, stall)
         reference = reference or kernels
         row = {"gap": gap, "stall": stall, **summary(kernels, reference)}
         rows.append({**row, "per_kernel": kernels})
-        print(f"{gap:6g} {stall:6g} {row['kernels']:7d} {row['extract_s']:10.2f} "
-              f"{row['slowest_s']:10.2f} {row['cost']:10.1f} {row['cost_vs_first']:+9.1f} "
-              f"{row['dearer']:6d} {row['worst_rise_pct']:8.2f}", flush=True)
+        print(
+            f"{gap:6g} {stall:6g} {row['kernels']:7d} {row['extract_s']:10.2f} "
+            f"{row['slowest_s']:10.2f} {row['cost']:10.1f} {row['cost_vs_first']:+9.1f} "
+            f"{row['dearer']:6d} {row['worst_rise_pct']:8.2f}",
+            flush=True,
+        )
     print(f"load after: {os.getloadavg()[0]:.2f}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))

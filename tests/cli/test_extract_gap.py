@@ -27,9 +27,10 @@ def gaps(monkeypatch) -> list[float]:
     return seen
 
 
-@pytest.mark.parametrize(("args", "expected"), [([], Options.extract_gap),
-                                                 (["--extract-gap", "0.05"], 0.05),
-                                                 (["--extract-gap", "0"], 0.0)])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [([], Options.extract_gap), (["--extract-gap", "0.05"], 0.05), (["--extract-gap", "0"], 0.0)],
+)
 def test_the_gap_reaches_the_solver(args, expected, gaps, cfile):
     res = CliRunner().invoke(main, ["rewrite", str(cfile(KERNEL)), *args])
     assert res.exit_code == 0, res.output
