@@ -131,8 +131,8 @@ def common_options(f):
                      "limit or a proof)"),
         click.option("--extract-gap", default=Options.extract_gap, show_default=True,
                      type=Fraction(), metavar="FRACTION",
-                     help="stop the ILP once its best solution is within this fraction of "
-                     "its lower bound (0: prove optimality)"),
+                     help="stop the ILP once its best solution is at most this fraction "
+                     "above its lower bound (0: prove optimality)"),
         click.option("--solver", type=click.Choice(["highs", "cbc"]), default=Options.solver,
                      show_default=True, help="MILP solver PuLP drives"),
         click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),

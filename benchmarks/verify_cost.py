@@ -20,14 +20,11 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from rewrite_time import npb_sources  # noqa: E402
-
-from accsat.frontend.load import clear_cache  # noqa: E402
-from accsat.frontend.preprocess import PreprocessOptions  # noqa: E402
-from accsat.options import VARIANTS, Options  # noqa: E402
-from accsat.pipeline import rewrite_file  # noqa: E402
+from accsat.frontend.load import clear_cache
+from accsat.frontend.preprocess import PreprocessOptions
+from accsat.options import VARIANTS, Options
+from accsat.pipeline import rewrite_file
+from npb_harness.tree import sources
 
 
 def measure(files, variant: str, trials: int) -> dict:
@@ -66,7 +63,7 @@ def main() -> int:
     if not args.npb_root:
         print("verify_cost: give --npb-root or set NPB_ROOT", file=sys.stderr)
         return 2
-    files = list(npb_sources(Path(args.npb_root)))
+    files = list(sources(Path(args.npb_root)))
     results = []
     for variant in args.variants.split(","):
         r = measure(files, variant, args.trials)

@@ -35,7 +35,3 @@ def test_the_gap_reaches_the_solver(args, expected, gaps, cfile):
     res = CliRunner().invoke(main, ["rewrite", str(cfile(KERNEL)), *args])
     assert res.exit_code == 0, res.output
     assert gaps and set(gaps) == {expected}
-
-
-def test_the_default_is_one_percent():
-    assert Options().extract_gap == 0.01

@@ -201,3 +201,29 @@ def test_cycle_cuts_still_reach_the_optimum():
     out = ilp.solve(g.classes, [0], attr_cost, {0: node(50)}, time.perf_counter() + 30)
     assert (out.cost, out.proven, out.stop) == (22, True, "optimal")
     assert dag_cost(out.choice, [0], attr_cost) == 22 and out.cuts == 1
+
+
+@pytest.mark.parametrize("gap", [0.01, 0.5, 1.0])
+def test_a_gap_never_turns_a_proof_into_a_guess_or_a_guess_into_a_proof(gap):
+    """Greedy's choice proven optimal stays proven with any gap (HiGHS's "nothing
+    beats the cutoff" does not depend on it); SHARING's optimum is still found."""
+    ladder_res = extract(graph(ladder(30)), [0], attr_cost, gap=gap)
+    assert (ladder_res.status, ladder_res.ilp) == ("optimal", "greedy-optimal")
+    res = extract(graph(SHARING), [0], attr_cost, gap=gap)
+    assert res.cost == 70 and res.status in ("optimal", "feasible")
+    assert res.ilp == ("optimal" if res.status == "optimal" else "gap")
+
+
+def test_a_stop_within_the_gap_is_said_and_not_called_optimal(monkeypatch):
+    """HiGHS stopped within the gap with a cheaper choice: used, reported "gap",
+    status "feasible" (no proof)."""
+    g = graph(SHARING)
+    solve = ilp.HighsEngine.solve
+
+    def within_gap(self, best, deadline, stall, gap):
+        step = solve(self, best, deadline, stall, gap)
+        return ilp.Round(step.values, "gap")
+
+    monkeypatch.setattr(ilp.HighsEngine, "solve", within_gap)
+    res = extract(g, [0], attr_cost, gap=0.01)
+    assert (res.cost, res.greedy_cost, res.status, res.ilp) == (70, 80, "feasible", "gap")
