@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from accsat.report import NO_GAIN
+
 pytestmark = [
     pytest.mark.npb,
     pytest.mark.skipif(not os.environ.get("NPB_ROOT"), reason="NPB_ROOT is not set"),
@@ -48,4 +50,6 @@ def test_npb_builds_and_verifies_through_the_wrapper(bench, tmp_path):
     out = subprocess.run([str(exe)], cwd=folder, capture_output=True, text=True, timeout=600)
     assert re.search(r"Verification\s*=\s*SUCCESSFUL", out.stdout), out.stdout[-2000:]
     kernels = [json.loads(line) for line in report.read_text().splitlines()]
-    assert kernels and sum(k["status"] == "rewritten" for k in kernels) >= len(kernels) * 0.9
+    # rewritten, or left as written because a rewrite would not pay
+    handled = sum(k["status"] == "rewritten" or k["reason"] == NO_GAIN for k in kernels)
+    assert kernels and handled >= len(kernels) * 0.9
