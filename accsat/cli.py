@@ -14,11 +14,13 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .cliparams import CONTEXT_SETTINGS, Fraction, Seconds
+from .cliparams import CONTEXT_SETTINGS
+from .cliparams import options as setting_options
 from .errors import AccsatError
-from .fileio import append_lines, write_atomically
+from .fileio import append_lines, readable, write_output
 from .frontend.preprocess import PreprocessOptions
-from .options import DEFAULT_VARIANT, VARIANTS, Limits, Options
+from .options import VARIANTS, Options
+from .settings import build, declared
 
 # Checked by click before the pipeline (a second of imports) is loaded: a missing file
 # answers at once.
@@ -66,7 +68,7 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
     if sys.stderr is None or not sys.stderr.isatty():
         yield None
         return
-    bars = []
+    bars: list = []  # the tqdm bar, once there is a total
 
     def update(done: int, total: int) -> None:
         if not total:
@@ -89,14 +91,21 @@ def no_kernels(file: str) -> str:
     return f"{file}: no OpenACC/OpenMP compute constructs"
 
 
-variant_option = click.option(
-    "--variant", type=click.Choice(list(VARIANTS)), default=DEFAULT_VARIANT, show_default=True,
-    help="; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values()))
+# every rewrite setting is an option (accsat.settings; declared in accsat.options)
+SETTINGS = tuple(s for s in declared(Options) if s.option)
+
+
+def rewrite_options(*, without: tuple[str, ...] = (), stages_without: tuple[str, ...] = ()):
+    """The options of the rewrite's settings, less those named in ``without`` and those
+    read by a stage in ``stages_without`` (a command that never verifies takes neither
+    ``--verify`` nor ``--trials``)."""
+    return setting_options(s for s in SETTINGS
+                           if s.name not in without and s.stage not in stages_without)
 
 
 def common_options(f):
-    """Options shared by every command that rewrites (``--variant`` apart: ``check``
-    takes several)."""
+    """Options shared by every command that rewrites, the settings apart: preprocessing
+    and the report."""
     decorators = [
         click.option("-I", "includes", multiple=True, metavar="DIR", help="include directory"),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="define a macro"),
@@ -105,42 +114,8 @@ def common_options(f):
                      help="define _OPENACC while preprocessing"),
         click.option("--openmp/--no-openmp", default=True, show_default=True,
                      help="define _OPENMP while preprocessing"),
-        click.option("--rules", default=None, metavar="A,B",
-                     help="rulesets to run (default: those rules/rules.toml enables)"),
-        click.option("--disable-rule", "disabled", multiple=True, metavar="NAME",
-                     help="do not run this ruleset"),
-        click.option("--fp-exact", is_flag=True,
-                     help="no rule that can change a floating-point result (FMA, float reassociation)"),
-        click.option("--fma-call", is_flag=True,
-                     help="print fused multiply-adds as C99 fma() instead of a grouped a + b * c"),
-        click.option("--cost-model", default=Options.cost_model, show_default=True, metavar="NAME|PATH",
-                     help="cost table from cost_models/ or a TOML file"),
-        click.option("--max-nodes", default=Limits.nodes, show_default=True,
-                     type=click.IntRange(1),
-                     help="saturation stops before the e-graph exceeds this many e-nodes"),
-        click.option("--max-iterations", default=Limits.iterations, show_default=True,
-                     type=click.IntRange(1)),
-        click.option("--saturation-seconds", default=Limits.seconds, show_default=True,
-                     type=Seconds(positive=True)),
-        click.option("--extract-seconds", default=Options.extract_seconds, show_default=True,
-                     type=Seconds(), help="time limit of the ILP extraction per kernel"),
-        click.option("--extract-stall", default=Options.extract_stall, show_default=True,
-                     type=Seconds(),
-                     help="stop the ILP once its best solution has not improved for this many "
-                     "CPU seconds (the same search on a loaded machine; 0: run to the time "
-                     "limit or a proof)"),
-        click.option("--extract-gap", default=Options.extract_gap, show_default=True,
-                     type=Fraction(), metavar="FRACTION",
-                     help="stop the ILP once its best solution is at most this fraction "
-                     "above its lower bound (0: prove optimality)"),
-        click.option("--solver", type=click.Choice(["highs", "cbc"]), default=Options.solver,
-                     show_default=True, help="MILP solver PuLP drives"),
-        click.option("--no-ilp", is_flag=True, help="greedy DAG extraction only"),
         click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
                      help="append one JSON object per kernel (JSON Lines)"),
-        click.option("--trials", default=Options.verify_trials, show_default=True,
-                     type=click.IntRange(1),
-                     help="random states per kernel for translation validation"),
     ]
     for d in reversed(decorators):
         f = d(f)
@@ -148,28 +123,13 @@ def common_options(f):
 
 
 def make_options(kw: dict) -> Options:
+    """The Options of a command's keywords: its settings (by name), its preprocessing."""
     flags: list[str] = []
     flags += [f"-I{d}" for d in kw["includes"]]
     flags += [f"-D{d}" for d in kw["defines"]]
     flags += [f"-U{u}" for u in kw["undefines"]]
-    rules = tuple(r for r in kw["rules"].split(",") if r) if kw["rules"] is not None else None
-    return Options(
-        variant=kw["variant"],
-        rules=rules,
-        disabled_rules=tuple(kw["disabled"]),
-        fp_exact=kw["fp_exact"],
-        fma_call=kw["fma_call"],
-        cost_model=kw["cost_model"],
-        limits=Limits(kw["max_nodes"], kw["max_iterations"], kw["saturation_seconds"]),
-        extract_seconds=kw["extract_seconds"],
-        extract_stall=kw["extract_stall"] or None,
-        extract_gap=kw["extract_gap"],
-        solver=kw["solver"],
-        use_ilp=not kw["no_ilp"],
-        preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),
-        verify=kw.get("verify", False),
-        verify_trials=kw["trials"],
-    )
+    return build(Options, {s.name: kw[s.name] for s in SETTINGS if s.name in kw},
+                 preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]))
 
 
 class _OneLineUsageError(click.UsageError):
@@ -271,20 +231,17 @@ def main() -> None:
 @click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
               help="write the result here (the input itself only when named explicitly)")
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
-@click.option("--verify", is_flag=True,
-              help="translation-validate every rewritten kernel on random states; a kernel "
-              "that fails is kept as written (with a warning)")
 @click.option("--tune", "tune_db", type=click.Path(dir_okay=False), default=None,
               metavar="DB", help="a tuning database (accsat tune): each kernel the config "
               "chosen for it (orig: as written), the others --variant")
-@variant_option
+@rewrite_options()
 @common_options
 def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw) -> None:
     """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
     from .pipeline import rewrite_file
     from .report import jsonl
 
-    path = Path(file)
+    path = readable(file)  # ./-dash.c stays a file name for the preprocessor
     try:
         options = make_options(kw)
         if tune_db is not None:
@@ -306,7 +263,7 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
         append(kw["report_path"], jsonl(result.kernels))
     if output is not None:
         try:
-            write_atomically(Path(output), result.text)
+            write_output(output, result.text)  # as a compiler's -o: /dev/null, links
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     elif diff:
@@ -325,6 +282,7 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
 @click.option("--seed", default=None, type=int, help="seed of the random states")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
               help="append one JSON object per kernel and variant (JSON Lines)")
+@rewrite_options(without=("variant", "verify"))  # its own --variant; it always verifies
 @common_options
 def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
           json_path: str | None, **kw) -> None:
@@ -341,7 +299,7 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
             try:
                 options = make_options({**kw, "variant": variant})
                 with progress_bar(f"{file} {variant}") as progress:
-                    result, ver = check_file(Path(file), options, trials=options.verify_trials,
+                    result, ver = check_file(readable(file), options, trials=options.verify_trials,
                                              seed=DEFAULT_SEED if seed is None else seed,
                                              progress=progress)
             except AccsatError as exc:
@@ -382,7 +340,7 @@ def _tune_choices(options: Options, file: str, db: str) -> Options:
 @click.option("--no-rewrite", is_flag=True, help="only the code as written (no rewritten stage)")
 @click.option("--pressure/--no-pressure", default=True, show_default=True,
               help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)")
-@variant_option
+@rewrite_options(stages_without=("verify",))
 @common_options
 def advise(files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool,
            pressure: bool, **kw) -> None:
@@ -396,7 +354,7 @@ def advise(files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: b
 
     try:
         options = AdviseOptions(make_options(kw), convention, not no_rewrite, pressure)
-        found = [advise_file(Path(f), options) for f in files]
+        found = [advise_file(readable(f), options) for f in files]
     except AccsatError as exc:
         fail(str(exc))
         return

@@ -8,9 +8,21 @@ before deciding whether any real work is needed.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from .frontend.preprocess import PreprocessOptions
+from .settings import (
+    Choice,
+    Count,
+    Flag,
+    Fraction,
+    Names,
+    Registers,
+    Seconds,
+    Text,
+    key_data,
+    setting,
+)
 
 
 @dataclass(frozen=True)
@@ -54,40 +66,74 @@ def variant(name: str) -> Variant:
 
 @dataclass(frozen=True)
 class Limits:
-    """When saturation stops (the paper's limits)."""
+    """When saturation stops (the paper's limits): the saturation stage's settings."""
 
-    nodes: int = 10_000
-    iterations: int = 10
-    seconds: float = 10.0
+    nodes: int = setting(
+        10_000, "saturation stops before the e-graph exceeds this many e-nodes",
+        parse=Count(1), stage="saturate", name="max_nodes")
+    iterations: int = setting(10, "saturation stops after this many iterations",
+                              parse=Count(1), stage="saturate", name="max_iterations")
+    seconds: float = setting(10.0, "saturation stops after this many seconds",
+                             parse=Seconds(positive=True), stage="saturate",
+                             name="saturation_seconds")
 
 
 @dataclass(frozen=True)
 class Options:
-    """Everything that decides the rewrite of one file (and so the wrapper's cache key)."""
+    """Everything that decides the rewrite of one file (and so the wrapper's cache key).
 
-    variant: str = DEFAULT_VARIANT
-    rules: tuple[str, ...] | None = None  # rulesets to run (None: the manifest's defaults)
-    disabled_rules: tuple[str, ...] = ()
-    fp_exact: bool = False
-    fma_call: bool = False
-    cost_model: str = "paper"
+    Each setting is declared here once (accsat.settings); the other fields are what one
+    call gives: the file's preprocessing, its name, a tuning database's choices."""
+
+    variant: str = setting(
+        DEFAULT_VARIANT, "; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values()),
+        parse=Choice(tuple(VARIANTS), "a variant"), stage="pipeline")
+    rules: tuple[str, ...] | None = setting(
+        None, "rulesets to run", parse=Names(), stage="saturate",
+        default_text="those rules/rules.toml enables")
+    disabled_rules: tuple[str, ...] = setting(
+        (), "rulesets not to run", parse=Names(), stage="saturate", name="disable_rule",
+        metavar="NAME")
+    fp_exact: bool = setting(
+        False, "no rule that can change a floating-point result (FMA, float reassociation)",
+        parse=Flag(), stage="saturate")
+    fma_call: bool = setting(
+        False, "print fused multiply-adds as C99 fma() instead of a grouped a + b * c",
+        parse=Flag(), stage="codegen")
+    cost_model: str = setting("paper", "cost table from cost_models/ or a TOML file",
+                              parse=Text("NAME|PATH"), stage="pipeline")
     limits: Limits = Limits()
-    extract_seconds: float = 30.0
+    extract_seconds: float = setting(30.0, "time limit of the ILP extraction per kernel",
+                                     parse=Seconds(), stage="extract")
     # stop the ILP when its best has not improved for this long (on NPB's 223 kernels
     # with the ILP of extract/ilp.py: 1 s loses 60 of 481763 cost units to 2 s, on one
     # LU kernel, and saves it 3.5 s; most kernels end with a proof well before)
-    extract_stall: float | None = 1.0
+    extract_stall: float | None = setting(
+        1.0, "stop the ILP once its best solution has not improved for this many CPU "
+        "seconds (the same search on a loaded machine; 0: run to the time limit or a proof)",
+        parse=Seconds(zero_is_none=True), stage="extract",
+        show=lambda v: "0 (off)" if v is None else f"{v:g}")
     # stop the ILP once its best is within this fraction of its bound; the cost model's
     # own error is far larger (benchmarks/extract_stop.py on NPB's 224 kernels: 1 % adds
     # 90 of 481703 cost units, 5 kernels dearer by 0.61 % at most, and takes the extract
     # stage from 16.0 to 13.4 s, its slowest kernel from 3.2 to 1.8 s)
-    extract_gap: float = 0.01
-    solver: str = "highs"
-    use_ilp: bool = True
+    extract_gap: float = setting(
+        0.01, "stop the ILP once its best solution is at most this fraction above its lower "
+        "bound (0: prove optimality)", parse=Fraction(), stage="extract")
+    solver: str = setting("highs", "MILP solver PuLP drives",
+                          parse=Choice(("highs", "cbc"), "a solver"), stage="extract")
+    use_ilp: bool = setting(True, "ILP extraction after the greedy one (off: greedy DAG "
+                            "extraction only)", parse=Flag(), stage="extract", name="ilp")
+    registers: str | int = setting(
+        "any", "registers per thread the rewritten code may use: any, keep (no more than "
+        "the code as written) or a number", parse=Registers(), stage="codegen")
+    verify: bool = setting(
+        False, "translation-validate every rewritten kernel on random states; a kernel that "
+        "fails is kept as written (with a warning)", parse=Flag(), stage="verify")
+    verify_trials: int = setting(24, "random states per kernel for translation validation",
+                                 parse=Count(1), stage="verify", name="trials")
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
-    verify: bool = False  # translation-validate each rewrite; keep the original if it fails
-    verify_trials: int = 24
     # a tuning database's choices for this file (accsat.tune.db.choices): (first line,
     # last line, config) per compute construct; a kernel whose line lies in one gets that
     # config (ORIG: left as written), the others ``variant``
@@ -113,6 +159,26 @@ class Options:
                 return config
         return self.variant
 
+    @property
+    def extraction(self) -> ExtractConfig:
+        """What the extraction stage is asked to do."""
+        return ExtractConfig(self.extract_seconds, self.solver, self.use_ilp,
+                             self.extract_stall or None, self.extract_gap)
+
     def key(self) -> str:
-        """A stable text of every field, for cache keys."""
-        return json.dumps(asdict(self), sort_keys=True, default=str)
+        """A stable text of every setting that enters cache keys and every other field."""
+        return json.dumps(key_data(self), sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class ExtractConfig:
+    """The extraction stage's settings (``Options.extraction``): a time limit for all
+    its stages, the MILP solver, whether the ILP runs after greedy, and when the ILP
+    stops early (``stall`` CPU seconds without a better choice, or within the relative
+    ``gap`` of its bound). Called directly, extraction runs the ILP to a proof."""
+
+    time_limit: float = Options.extract_seconds
+    solver: str = Options.solver
+    use_ilp: bool = True
+    stall: float | None = None
+    gap: float = 0.0

@@ -7,6 +7,7 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,8 +22,8 @@ from .codegen.splice import Replacement, line_directive, splice
 from .egraph.graph import ENode
 from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
-from .errors import Unsupported
-from .extract import CostModel, Extraction, dag_cost, extract, load_cost_model
+from .errors import AccsatError, Unsupported
+from .extract import CostModel, ExtractConfig, Extraction, dag_cost, extract, load_cost_model
 from .extract.costs import TIE_BREAK, constants_free, preferring
 from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
@@ -34,6 +35,8 @@ from .report import KEPT_BY_TUNING, NO_GAIN, KernelReport
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
+from .verify import reread
+from .verify.reread import Expected
 
 
 @dataclass
@@ -56,7 +59,8 @@ class _FileContext:
         return self.file.path
 
 
-KernelResult = tuple[KernelReport, Replacement | None]
+# the report, the new body (None: kept as written) and what it must re-read as
+KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
 # share(text, sizes, one, progress): one(i) for every kernel index i, in order, given
 # the file's text as loaded (another process must rewrite the same text) and each
 # kernel's size (its body's characters: the biggest are best started first), progress
@@ -85,10 +89,11 @@ def rewrite_file(path: Path, options: Options = Options(),
             if progress is not None:
                 progress(done, total)
             results.append(one(done))
+    results = reread_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
-    reports = [report for report, _ in results]
-    replacements = [r for _, r in results if r is not None]
+    reports = [report for report, _, _ in results]
+    replacements = [r for _, r, _ in results if r is not None]
     out = splice(loaded.text, replacements, options.line_directives)
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
@@ -109,19 +114,16 @@ def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], K
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         if config == ORIG:  # a tuning database keeps this kernel as written
-            report, replacement = KernelReport(
+            return KernelReport(
                 str(path), kernel.line, kernel.construct, kernel.function, ORIG,
-            ).unchanged(KEPT_BY_TUNING), None
-        else:
-            try:
-                with deep_recursion():
-                    report, replacement = rewrite_kernel(
-                        kernel, *_variant(config, ctx, options, by_config))
-            except RecursionError as exc:  # deeper than find_kernels' measured limit allows
-                report, replacement = KernelReport(
-                    str(path), kernel.line, kernel.construct, kernel.function, config,
-                ).unchanged(_too_deep(exc)), None
-        return report, replacement
+            ).unchanged(KEPT_BY_TUNING), None, None
+        try:
+            with deep_recursion():
+                return rewrite_kernel(kernel, *_variant(config, ctx, options, by_config))
+        except RecursionError as exc:  # deeper than find_kernels' measured limit allows
+            return KernelReport(
+                str(path), kernel.line, kernel.construct, kernel.function, config,
+            ).unchanged(_too_deep(exc)), None, None
 
     return loaded, one
 
@@ -149,55 +151,54 @@ def _variant(config: str, ctx: _FileContext, options: Options,
     return memo[config]
 
 
-def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
-                   options: Options) -> tuple[KernelReport, Replacement | None]:
+def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
     report = KernelReport(str(ctx.path), kernel.line, kernel.construct, kernel.function,
                           options.variant)
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
-        return report.unchanged(kernel.span), None
+        return report.unchanged(kernel.span), None, None
     t = time.perf_counter()
     try:
         ssa = build_ssa(kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined,
                         ctx.promote or None)
     except Unsupported as exc:
         line = f" (line {exc.line})" if exc.line and exc.line != kernel.line else ""
-        return report.unchanged(exc.reason + line), None
+        return report.unchanged(exc.reason + line), None, None
     report.seconds["ssa"] = time.perf_counter() - t
     report.record_ssa(ssa)
     t = time.perf_counter()
     try:
         sat = saturate(ssa.terms, ssa.roots, ctx.rulesets, options.limits)
     except InconsistentEGraph as exc:
-        return report.unchanged(f"internal: {exc}"), None
+        return report.unchanged(f"internal: {exc}"), None, None
     report.seconds["saturate"] = time.perf_counter() - t
     report.record_saturation(sat)
     t = time.perf_counter()
     roots = [sat.class_of[r] for r in ssa.roots]
     plain = constants_free(ctx.cost, sat.egraph)
     cost = preferring(plain, _written(ssa, sat), sat.egraph)
-    ext = _exact(extract(sat.egraph, roots, cost, options.extract_seconds, options.solver,
-                         options.use_ilp, options.extract_stall or None, options.extract_gap),
-                 roots, plain,
+    ext = _exact(extract(sat.egraph, roots, cost, options.extraction), roots, plain,
                  len(sat.egraph.classes))
     report.seconds["extract"] = time.perf_counter() - t
     report.record_extraction(ext)
     t = time.perf_counter()
+    choice = ext.choice
     try:
-        printed = _print(kernel, ssa, sat, ext.choice, ctx, options)
+        printed = _print(kernel, ssa, sat, choice, ctx, options)
     except (PlacementError, ValueError):
         try:  # the ILP's choice may not be printable where greedy's is
-            greedy = _exact(extract(sat.egraph, roots, cost, use_ilp=False), roots, plain,
-                            len(sat.egraph.classes))
-            printed = _print(kernel, ssa, sat, greedy.choice, ctx, options)
+            greedy = _exact(extract(sat.egraph, roots, cost, ExtractConfig(use_ilp=False)),
+                            roots, plain, len(sat.egraph.classes))
+            choice = greedy.choice
+            printed = _print(kernel, ssa, sat, choice, ctx, options)
             report.record_extraction(greedy)
         except (PlacementError, ValueError) as exc:
-            return report.unchanged(f"internal: {exc}"), None
+            return report.unchanged(f"internal: {exc}"), None, None
     report.seconds["codegen"] = time.perf_counter() - t
     report.cost["printed"] = printed.counts.cost
     promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
     if not _pays(printed, ssa, promoted):
-        return report.unchanged(NO_GAIN), None
+        return report.unchanged(NO_GAIN), None, None
     report.hoisted, report.promoted = printed.hoisted, promoted
     span = kernel.span
     assert isinstance(span, BodySpan)
@@ -208,9 +209,61 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext,
         report.verification = verdict.as_dict()
         if verdict.failed:
             return report.unchanged(f"rewrite failed verification, kept as written: "
-                                    f"{verdict.message}"), None
+                                    f"{verdict.message}"), None, None
     report.rewritten(printed.counts, printed.temps)
-    return report, Replacement(span.start, span.end, printed.text, span.last_line)
+    expect = reread.expected(ssa, sat.class_of, choice, _written_by_class(ssa, sat),
+                             _own_names(ctx))
+    return report, Replacement(span.start, span.end, printed.text, span.last_line), expect
+
+
+def reread_check(loaded: LoadedFile, results: list[KernelResult],
+                 options: Options) -> list[KernelResult]:
+    """Every rewritten kernel, read back from the rewritten file, must be the program the
+    extraction chose (verify/reread.py); one that is not is kept as written, with the
+    reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error)."""
+    todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
+    if not todo:
+        return results
+    start = time.perf_counter()
+    bodies: dict[int, str] = {}
+    whole = ""
+    try:
+        bodies = reread.expand_bodies(loaded.path, loaded.text,
+                                      {i: r for i in todo if (r := results[i][1]) is not None},
+                                      options.preprocess)
+    except AccsatError as exc:
+        whole = f"the rewritten file does not preprocess: {exc}"
+    out = list(results)
+    for i in todo:
+        report, _, expect = results[i]
+        assert expect is not None
+        kernel = loaded.kernels[i]
+        try:
+            if whole:
+                raise reread.Mismatch(whole)
+            with deep_recursion():  # as deep as the kernel's own rewrite went
+                again = reread.with_body(kernel, bodies[i])
+                reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
+        except (reread.Mismatch, AccsatError, RecursionError) as exc:
+            why = str(exc) or type(exc).__name__
+            if os.environ.get("ACCSAT_REREAD_STRICT"):
+                raise AssertionError(f"{report.file}:{report.line}: printed C is not the "
+                                     f"extracted program: {why}") from exc
+            out[i] = report.unchanged(f"internal: the printed C does not re-read as the "
+                                      f"extracted program, kept as written: {why}"), None, None
+    share = (time.perf_counter() - start) / len(todo)
+    for i in todo:
+        out[i][0].seconds["reread"] = share
+    return out
+
+
+def _no_cost(op: str, ty: str) -> float:
+    return 0.0
+
+
+def _own_names(ctx: _FileContext) -> tuple[str, ...]:
+    """The prefixes of the variables accsat adds to a body (each then a number)."""
+    return (ctx.prefix, ctx.promote) if ctx.promote else (ctx.prefix,)
 
 
 def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
@@ -222,6 +275,7 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
                               trials=options.verify_trials, file=str(ctx.path))
         if verdict.failed and unresolved(verdict):  # statements as written use macros
             span = kernel.span
+            assert isinstance(span, BodySpan)
             text = ctx.file.text[:span.start] + body + ctx.file.text[span.end:]
             whole = verify_file(ctx.path, text, options, trials=options.verify_trials,
                                 original_text=ctx.file.text, reparse=True)
@@ -237,6 +291,7 @@ def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, EN
     program = Program(ssa)
     indent, unit = _indentation(kernel, ctx.file.source)
     plan = make_plan(program, choice, sat.class_of, options.bulk)
+    assert isinstance(kernel.span, BodySpan)
     shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
     printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
                           indent, unit, options.line_directives, ctx.cost, shape,
@@ -265,10 +320,15 @@ def _exact(ext: Extraction, roots: list[int], plain, classes: int) -> Extraction
 
 def _written(ssa: SSAKernel, sat: Saturation) -> set[ENode]:
     """The e-nodes of the terms as the user wrote them."""
-    out = set()
-    for tid in sat.class_of:
+    return {n for nodes in _written_by_class(ssa, sat).values() for n in nodes}
+
+
+def _written_by_class(ssa: SSAKernel, sat: Saturation) -> dict[int, list[ENode]]:
+    out: dict[int, list[ENode]] = {}
+    for tid, cls in sat.class_of.items():
         t = ssa.terms[tid]
-        out.add(ENode(t.op, t.ty, t.attrs, tuple(sat.class_of.get(a, -1) for a in t.args)))
+        out.setdefault(cls, []).append(
+            ENode(t.op, t.ty, t.attrs, tuple(sat.class_of.get(a, -1) for a in t.args)))
     return out
 
 

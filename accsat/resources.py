@@ -8,11 +8,12 @@ data-files); ACCSAT_DATA points elsewhere when they were moved.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
-try:  # the TOML reader of rules/ and cost_models/
+if sys.version_info >= (3, 11):  # the TOML reader of rules/ and cost_models/
     import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as a package
+else:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 __all__ = ["data_dir", "data_root", "tomllib"]

@@ -23,7 +23,7 @@ from egglog.bindings import EGraph as EggGraph
 # Runnable from a source tree where accsat is not installed.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from accsat.egraph.graph import EGraph, ENode  # noqa: E402
-from accsat.extract import extract  # noqa: E402
+from accsat.extract import ExtractConfig, extract  # noqa: E402
 from accsat.extract.costs import load_cost_model  # noqa: E402
 
 SCHEMA = """
@@ -179,11 +179,11 @@ def run(seed: int, target: int, time_limit: float, cyclic: bool) -> dict[str, fl
           f"{len(graph.classes)} classes, {len(set(roots))} roots "
           f"(saturated in {time.perf_counter() - start:.1f} s)", flush=True)
     model = load_cost_model("paper")
-    base = extract(graph, roots, model, use_ilp=False)
+    base = extract(graph, roots, model, ExtractConfig(use_ilp=False))
     print(f"  greedy     cost {base.cost:7.0f}  {base.seconds:6.2f} s", flush=True)
     ratios = {}
     for solver in ("highs", "cbc"):
-        res = extract(graph, roots, model, time_limit=time_limit, solver=solver)
+        res = extract(graph, roots, model, ExtractConfig(time_limit=time_limit, solver=solver))
         ratios[solver] = res.cost / base.cost
         print(f"  ilp {solver:<6} cost {res.cost:7.0f}  {res.seconds:6.2f} s  "
               f"ratio {ratios[solver]:.3f}  {res.status}", flush=True)

@@ -6,7 +6,11 @@ Kernels are generated from seeds (tests/fuzz/gen.py), ``--batch`` of them per
 program, and each program goes through tests/fuzz/harness.py: rewritten with
 cse, cse+bulk, cse+sat and accsat (``--fp-exact-variants`` adds cse+sat and
 accsat with --fp-exact), compiled and run against the original, and validated
-by the interpreter. Findings go to OUT/findings.jsonl; with ``--shrink``, each
+by the interpreter; a kernel accsat keeps as written because its printed C does
+not re-read as the extracted program is a finding too ("reread"). The generator
+writes C's edges as well (tests/fuzz/edges.py: INT_MIN and friends in every
+spelling, casts, mixed signedness, -0.0, infinities; issue 21's acceptance is
+``--kernels 5000`` clean). Findings go to OUT/findings.jsonl; with ``--shrink``, each
 distinct (kernel, variant, check) is re-run alone and shrunk, and the minimal
 program is written to OUT/shrunk/ (copy it to tests/fuzz/regressions/ to keep
 it). The summary (OUT/summary.json) has the counts.
@@ -86,10 +90,10 @@ def single_fails(choices, model, variant, kind, variants_all, trials, extract,
     kn, _ = replay(choices, "k0", model, avoid)
     text = render([kn])
     variants = [v for v in variants_all if (v[0] + (" --fp-exact" if v[1] else "")) == variant]
+    compiled = kind not in ("interp", "rewrite", "interp-unsupported", "reread")
     with tempfile.TemporaryDirectory(prefix="accsat-shrink-") as tmp:
         try:
-            found = check_program(text, Path(tmp), variants,
-                                  compiled=kind not in ("interp", "rewrite", "interp-unsupported"),
+            found = check_program(text, Path(tmp), variants, compiled=compiled,
                                   interp=kind in ("interp", "interp-unsupported"), trials=trials,
                                   extract_seconds=extract)
         except Exception:

@@ -30,8 +30,8 @@ from pathlib import Path
 
 from accsat.options import ORIG
 from accsat.sweep.cells import Cell, split_list
-from accsat.sweep.compilers import Compiler, flags_for
 from accsat.sweep.results import geomean
+from accsat.toolchain.compilers import Compiler, flags_for
 from npb_harness.build import build_cell
 from npb_harness.run import run_cell
 from npb_harness.tree import NPB_BENCHMARKS

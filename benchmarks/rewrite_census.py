@@ -55,7 +55,7 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
 
         result = rewrite_file(f, opts, share=serial)
         files[f"{bench}/{f.name}"] = _sha(result.text)
-        for r, replacement in bodies:
+        for r, replacement, _ in bodies:
             kernels[f"{bench}/{f.name}:{r.line}"] = [
                 r.status, r.ilp, r.cost.get("extracted"), r.cost.get("printed"),
                 _sha(replacement.text) if replacement is not None else None,

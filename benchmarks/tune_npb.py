@@ -31,8 +31,8 @@ from pathlib import Path
 
 from accsat.options import CONFIGS, TUNED
 from accsat.sweep.cells import split_list
-from accsat.sweep.compilers import Compiler, flags_for
 from accsat.sweep.results import geomean
+from accsat.toolchain.compilers import Compiler, flags_for
 from npb_harness.tree import NPB_BENCHMARKS
 from npb_harness.tuned import tune_command
 

@@ -8,9 +8,7 @@ class and neighbour groups, as written and as accsat rewrites them.
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,8 +18,12 @@ from accsat.advise.report import counts, document
 from accsat.advise.strides import CLASSES
 from accsat.errors import AccsatError
 from accsat.frontend.preprocess import PreprocessOptions
+from accsat.toolchain import process
+from accsat.toolchain.records import write_json
 
 from .tree import private_copy
+
+CONFIG_TIMEOUT = 300.0  # seconds for ``make config`` (builds setparams, writes npbparams.h)
 
 
 @dataclass
@@ -36,11 +38,15 @@ def configure(root: Path, benchmark: str, cls: str, work: Path) -> Path:
     """A private copy of the benchmark with npbparams.h for ``cls``; its source folder."""
     src = private_copy(root, benchmark, work / benchmark)
     ucc = "gcc" if shutil.which("gcc") else "cc"
-    proc = subprocess.run(
-        ["make", "config", f"CLASS={cls}", f"UCC={ucc}"], cwd=src, capture_output=True, text=True
-    )
-    if proc.returncode != 0 or not (src / "npbparams.h").exists():
-        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no npbparams.h"]
+    try:
+        done = process.capture(["make", "config", f"CLASS={cls}", f"UCC={ucc}"], cwd=src,
+                               timeout=CONFIG_TIMEOUT)
+    except OSError as exc:
+        raise AccsatError(f"cannot run make: {exc}", str(src)) from None
+    if not done.ok or not (src / "npbparams.h").exists():
+        tail = (done.err or done.out).strip().splitlines()[-1:] or ["no npbparams.h"]
+        if done.timed_out:
+            tail = [f"it ran past {CONFIG_TIMEOUT:g} s"]
         raise AccsatError(f"make config CLASS={cls} failed: {tail[0]}", str(src))
     return src
 
@@ -112,7 +118,7 @@ def run_advise(
         "summary": summary(results),
         "benchmarks": {r.benchmark: {**document(r.files), "errors": r.errors} for r in results},
     }
-    (out / "advise.json").write_text(json.dumps(data, indent=1) + "\n")
+    write_json(out / "advise.json", data)
     return results
 
 

@@ -15,10 +15,11 @@ import shutil
 from pathlib import Path
 
 from accsat.options import DEFAULT_VARIANT, TUNED
-from accsat.sweep import accsat_cc, procs
+from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Compiler, Flags
 from accsat.sweep.results import BUILD_FAILED, TIMEOUT
+from accsat.toolchain import events, process
+from accsat.toolchain.compilers import Compiler, Flags
 
 from .tree import private_copy
 
@@ -50,20 +51,19 @@ def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, fol
     """Copy, make, find the binary: the build record the engine stores (``extra_env``:
     the tuned cell's ACCSAT_TUNE)."""
     src = private_copy(npb_root, cell.benchmark, folder / "tree")
-    report = folder / "kernels.jsonl"
-    report.unlink(missing_ok=True)
-    log = folder / "build.log"
-    log.unlink(missing_ok=True)
+    report, event_log, log = folder / "kernels.jsonl", folder / "events.jsonl", folder / "build.log"
+    for stale in (report, event_log, log):
+        stale.unlink(missing_ok=True)
     cmds = make_commands(cell, compiler, flags, make_jobs)
     # a tuned cell's kernels outside its database get the default variant
     variant = DEFAULT_VARIANT if cell.variant == TUNED else cell.variant
-    env = accsat_cc.environment(variant, report, accsat_cache, extra_env)
+    env = accsat_cc.environment(variant, report, accsat_cache, extra_env, event_log)
     # the build, replayable by hand (without the environment: see build.json)
     (folder / "build.sh").write_text(f"cd {shlex.quote(str(src))}\n" + "".join(
         " ".join(shlex.quote(w) for w in cmd) + "\n" for cmd in cmds))
     seconds = 0.0
     for cmd in cmds:
-        done = procs.run(cmd, cwd=src, env=env, timeout=timeout - seconds, stdout=log,
+        done = process.run(cmd, cwd=src, env=env, timeout=timeout - seconds, stdout=log,
                          append=True)
         seconds += done.seconds
         if done.returncode != 0:
@@ -71,7 +71,7 @@ def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, fol
     text = log.read_text(errors="replace")
     record = {"ok": False, "seconds": round(seconds, 3), "source_dir": str(src),
               "kernels": accsat_cc.kernel_summary(report),
-              "fallbacks": accsat_cc.count_fallbacks(text), "log": str(log)}
+              "fallbacks": events.fallbacks(event_log), "log": str(log)}
     if done.timed_out:
         return {**record, "status": TIMEOUT, "message": f"build passed {timeout:g} s"}
     exe = find_binary(src, cell.size)

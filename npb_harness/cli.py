@@ -17,9 +17,9 @@ from accsat.sweep.cli import (
     parse_compilers,
     parse_variants,
 )
-from accsat.sweep.compilers import TARGETS
 from accsat.sweep.engine import Sweep
 from accsat.sweep.outputs import write_ptx, write_sweep
+from accsat.toolchain.compilers import TARGETS
 
 from .suite import NPBSuite
 from .tree import NPB_BENCHMARKS, available

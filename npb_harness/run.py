@@ -19,9 +19,9 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-from accsat.sweep import procs
 from accsat.sweep.cells import Cell
 from accsat.sweep.results import OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from accsat.toolchain import process
 
 _VERIFIED = re.compile(r"^\s*Verification\s*=\s*(.+?)\s*$", re.M)
 _SECONDS = re.compile(r"^\s*Time in seconds\s*=\s*([-+0-9.eE]+)", re.M)
@@ -66,7 +66,7 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
     best: NPBOutput | None = None
     for i in range(1, runs + 1):
         log = folder / f"run-{i}.out"
-        done = procs.run([str(exe.resolve())], cwd=exe.parent, env=env, timeout=timeout, stdout=log,
+        done = process.run([str(exe.resolve())], cwd=exe.parent, env=env, timeout=timeout, stdout=log,
                          big_stack=True, timed=True)
         text = log.read_text(errors="replace")
         out = parse(text)

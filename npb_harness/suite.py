@@ -12,12 +12,12 @@ from pathlib import Path
 
 from accsat import __version__ as accsat_version
 from accsat.options import ORIG, TUNED
+from accsat.sweep import BUILD_TIMEOUT, RUN_TIMEOUT, accsat_cc
 from accsat.sweep import __version__ as sweep_version
-from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Compiler, Flags, flags_for, gpu_present, nvptx_offload
 from accsat.sweep.ptxview import analyse_cell
 from accsat.sweep.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
+from accsat.toolchain.compilers import Compiler, Flags, flags_for, gpu_present, nvptx_offload
 
 from .build import build_cell, make_commands
 from .run import run_cell
@@ -32,8 +32,8 @@ class NPBSuite:
     out: Path
     compilers: dict[str, Compiler]
     runs: int = 3
-    timeout: float = 900.0  # per run
-    build_timeout: float = 3600.0  # the accsat variant of BT alone takes minutes
+    timeout: float = RUN_TIMEOUT  # per run
+    build_timeout: float = BUILD_TIMEOUT  # the accsat variant of BT alone takes minutes
     make_jobs: int = 1
     name: str = "npb"
     tune_variants: tuple[str, ...] = ()  # what the tuned cells tune over (orig always)
@@ -64,7 +64,7 @@ class NPBSuite:
         compiler = self.compilers[cell.compiler]
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        key = {"root": str(self.root.resolve()), "cell": cell.as_dict(),
+        key: dict[str, object] = {"root": str(self.root.resolve()), "cell": cell.as_dict(),
                "compiler": compiler.command, "compiler_path": compiler.path(),
                "make": make_commands(cell, compiler, flags, 1)[0],
                "harness": sweep_version, "accsat": accsat_version}

@@ -17,10 +17,11 @@ import sys
 from pathlib import Path
 
 from accsat.options import DEFAULT_VARIANT, TUNED
-from accsat.sweep import accsat_cc, procs
+from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Compiler, Flags
 from accsat.sweep.results import BUILD_FAILED, TIMEOUT
+from accsat.toolchain import process
+from accsat.toolchain.compilers import Compiler, Flags
 
 from .build import make_commands
 from .tree import source_dir
@@ -114,9 +115,9 @@ def build_tuned(
     )
     # the sweep's accsat cache: the tuner's variants are the other cells' rewrites
     env = accsat_cc.environment(DEFAULT_VARIANT, None, accsat_cache)
-    done = procs.run(cmd, cwd=folder, env=env, timeout=build_timeout, stdout=log)
+    done = process.run(cmd, cwd=folder, env=env, timeout=build_timeout, stdout=log)
     if done.timed_out or done.returncode != 0 or not db.is_file():
-        last = [ln for ln in procs.tail(log).splitlines() if ln.strip()][-1:] or ["no output"]
+        last = [ln for ln in process.tail(log).splitlines() if ln.strip()][-1:] or ["no output"]
         return {
             "ok": False,
             "seconds": round(done.seconds, 3),

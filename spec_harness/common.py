@@ -8,8 +8,8 @@ from pathlib import Path
 from accsat.options import ORIG
 from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Compiler, Flags, gpu_present
 from accsat.sweep.results import COMPILER_NOT_FOUND, NO_GPU, UNSUPPORTED, Result
+from accsat.toolchain.compilers import Compiler, Flags, gpu_present
 
 from .flags import spec_flags
 from .layout import SpecTree

@@ -11,7 +11,8 @@ import jinja2
 from accsat.options import ORIG
 from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Compiler, Flags
+from accsat.toolchain import events
+from accsat.toolchain.compilers import Compiler, Flags
 
 from .flags import LIBS
 from .layout import model
@@ -23,18 +24,18 @@ def extension(cell: Cell) -> str:
     return f"accsat-{cell.compiler}-{cell.target}-{variant}"
 
 
-def cc_line(cell: Cell, compiler: Compiler, report: Path, cache: Path) -> str:
+def cc_line(cell: Cell, compiler: Compiler, report: Path, event_log: Path, cache: Path) -> str:
     """CC with the accsat environment in front: runspec's make runs it through /bin/sh."""
     cc = accsat_cc.cc_command(cell.variant, compiler.command)
     if cell.variant == ORIG:
         return cc
     env = {"ACCSAT_VARIANT": cell.variant, "ACCSAT_REPORT": str(report),
-           "ACCSAT_CACHE_DIR": str(cache)}
+           events.VARIABLE: str(event_log), "ACCSAT_CACHE_DIR": str(cache)}
     return "env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + cc
 
 
 def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iterations: int,
-           make_jobs: int, report: Path, cache: Path) -> str:
+           make_jobs: int, report: Path, event_log: Path, cache: Path) -> str:
     template = jinja2.Template(
         resources.files("spec_harness").joinpath("templates/accel.cfg.j2").read_text(),
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
@@ -44,7 +45,7 @@ def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iter
         compiler=compiler.command, target=cell.target, variant=cell.variant, orig=ORIG,
         ext=extension(cell), output_root=str(output_root), iterations=iterations,
         make_jobs=make_jobs, run_env=list(flags.run_env),
-        cc=cc_line(cell, compiler, report, cache), optimize=" ".join(flags.compile),
+        cc=cc_line(cell, compiler, report, event_log, cache), optimize=" ".join(flags.compile),
         # OPTIMIZE is on the link line too: only what linking adds goes here
         ldflags=" ".join(f for f in flags.link if f not in flags.compile),
         libs=" ".join(LIBS))

@@ -20,10 +20,11 @@ from pathlib import Path
 from accsat import __version__ as accsat_version
 from accsat.options import ORIG
 from accsat.sweep import __version__ as sweep_version
-from accsat.sweep import accsat_cc, procs
+from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Flags
 from accsat.sweep.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from accsat.toolchain import events, process
+from accsat.toolchain.compilers import Flags
 
 from . import objectpm
 from .common import SpecSuiteBase
@@ -50,16 +51,17 @@ class DirectSuite(SpecSuiteBase):
         if build.exists():
             shutil.rmtree(build)
         shutil.copytree(bench / "src", build, symlinks=False)
-        log, report = folder / "build.log", folder / "kernels.jsonl"
-        log.unlink(missing_ok=True)
-        report.unlink(missing_ok=True)
+        log, report, event_log = folder / "build.log", folder / "kernels.jsonl", folder / "events.jsonl"
+        for stale in (log, report, event_log):
+            stale.unlink(missing_ok=True)
         record = {"ok": False, "log": str(log), "seconds": 0.0}
         try:
             info = objectpm.load(bench, "", cell.size, self.tree.input_dirs(cell.benchmark,
                                                                            cell.size))
         except objectpm.ObjectPmError as exc:
             return {**record, "status": BUILD_FAILED, "message": f"object.pm: {exc}"}
-        env = accsat_cc.environment(cell.variant, report, self.accsat_cache)
+        env = accsat_cc.environment(cell.variant, report, self.accsat_cache,
+                                    event_log=event_log)
         cc = shlex.split(accsat_cc.cc_command(cell.variant, compiler.command))
         cmds = [[*cc, *flags.compile, *SPEC_DEFINES, *info.bench_flags, "-c", src,
                  "-o", _object(src)] for src in info.sources]
@@ -72,13 +74,13 @@ class DirectSuite(SpecSuiteBase):
             with open(log, "a") as f:
                 f.write("$ " + " ".join(shlex.quote(w) for w in cmd) + "\n")
             left = self.build_timeout - (time.perf_counter() - start)
-            done = procs.run(cmd, cwd=build, env=env, timeout=left, stdout=log, append=True)
+            done = process.run(cmd, cwd=build, env=env, timeout=left, stdout=log, append=True)
             if done.timed_out or done.returncode != 0:
                 break
         text = log.read_text(errors="replace")
         record.update(seconds=round(time.perf_counter() - start, 3),
                       kernels=accsat_cc.kernel_summary(report),
-                      fallbacks=accsat_cc.count_fallbacks(text))
+                      fallbacks=events.fallbacks(event_log))
         if done.timed_out:
             return {**record, "status": TIMEOUT, "message": f"build passed {self.build_timeout:g} s"}
         exe = build / info.exename
@@ -126,7 +128,7 @@ class DirectSuite(SpecSuiteBase):
             out = run / (inv.output or f"{info.exename}.{n}.out")
             err = run / (inv.error or f"{info.exename}.{n}.err")
             stdin = run / inv.input if inv.input else None
-            done = procs.run([inv.command, *inv.args], cwd=run, env=env,
+            done = process.run([inv.command, *inv.args], cwd=run, env=env,
                              timeout=self.timeout - seconds, stdout=out, stderr=err,
                              stdin=stdin, big_stack=True)
             seconds += done.seconds
@@ -135,7 +137,7 @@ class DirectSuite(SpecSuiteBase):
                 return Result(cell, TIMEOUT, f"run {i} passed {self.timeout:g} s")
             if done.returncode != 0:
                 return Result(cell, RUN_FAILED, f"run {i}: {inv.command} exit status "
-                              f"{done.returncode}: {procs.tail(err, 300).strip()}")
+                              f"{done.returncode}: {process.tail(err, 300).strip()}")
         expected_dir = self.tree.output_dir(cell.benchmark, cell.size)
         expected = sorted(p for p in expected_dir.iterdir() if p.is_file()) \
             if expected_dir.is_dir() else []

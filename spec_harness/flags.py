@@ -1,4 +1,4 @@
-"""SPEC ACCEL's flags: the shared table (accsat.sweep.compilers) plus what SPEC adds.
+"""SPEC ACCEL's flags: the shared table (accsat.toolchain.compilers) plus what SPEC adds.
 
 The programming model comes from the benchmark's number (3xx OpenACC, 5xx
 OpenMP); the table gives the compiler's flags for it and the target. SPEC
@@ -8,7 +8,7 @@ the config file does not) and linked with ``-lm``.
 
 from __future__ import annotations
 
-from accsat.sweep.compilers import Compiler, Flags, flags_for
+from accsat.toolchain.compilers import Compiler, Flags, flags_for
 
 from .layout import PAPER_BENCHMARKS, model
 

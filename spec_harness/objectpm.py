@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from accsat.toolchain import process
 
 _SCRIPT = Path(__file__).with_name("objectpm.pl")
 
@@ -66,12 +67,13 @@ def load(bench_dir: Path, exe: str, size: str, input_dirs: list[Path]) -> BenchI
     objpm = bench_dir / "Spec" / "object.pm"
     if not objpm.is_file():
         raise ObjectPmError(f"no {objpm}")
-    proc = subprocess.run([perl, str(_SCRIPT), str(objpm.resolve()), exe, size,
-                           *(str(d.resolve()) for d in input_dirs)],
-                          capture_output=True, text=True, timeout=60)
-    if proc.returncode != 0:
-        raise ObjectPmError(proc.stderr.strip() or f"perl exit status {proc.returncode}")
-    d = json.loads(proc.stdout)
+    done = process.capture([perl, str(_SCRIPT), str(objpm.resolve()), exe, size,
+                            *(str(d.resolve()) for d in input_dirs)], timeout=60)
+    if done.timed_out:
+        raise ObjectPmError(f"perl {objpm}: no answer in 60 s")
+    if not done.ok:
+        raise ObjectPmError(done.err.strip() or f"perl exit status {done.returncode}")
+    d = json.loads(done.stdout)
     sources = d.get("sources") or sorted(p.name for p in (bench_dir / "src").glob("*.c"))
     flags = " ".join(x for x in (d.get("bench_flags"), d.get("bench_cflags")) if x)
     exename = d.get("exename") or bench_dir.name.split(".", 1)[-1]

@@ -32,9 +32,8 @@ from pathlib import Path
 from accsat import __version__ as accsat_version
 from accsat.options import ORIG
 from accsat.sweep import __version__ as sweep_version
-from accsat.sweep import accsat_cc, procs
+from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.sweep.compilers import Flags
 from accsat.sweep.results import (
     BUILD_FAILED,
     OK,
@@ -44,6 +43,8 @@ from accsat.sweep.results import (
     VERIFICATION_FAILED,
     Result,
 )
+from accsat.toolchain import events, process
+from accsat.toolchain.compilers import Flags
 
 from .common import SpecSuiteBase
 from .config import render
@@ -66,7 +67,7 @@ def parse_csv(text: str) -> list[ResultRow]:
                   if ln.strip().strip('"').lower() == "full results table"), None)
     if start is None:
         return []
-    body = []
+    body: list[str] = []
     for ln in lines[start + 1:]:
         if not ln.strip():
             if body:
@@ -109,7 +110,8 @@ class RunspecSuite(SpecSuiteBase):
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
         return render(cell, self.compilers[cell.compiler], flags, folder / "spec",
-                      self.runs, self.make_jobs, folder / "kernels.jsonl", self.accsat_cache)
+                      self.runs, self.make_jobs, folder / "kernels.jsonl", folder / "events.jsonl",
+                      self.accsat_cache)
 
     def build_key(self, cell: Cell) -> dict:
         return {**self.base_key(cell), "mode": "runspec", "harness": sweep_version,
@@ -119,25 +121,26 @@ class RunspecSuite(SpecSuiteBase):
         return {"runs": self.runs, "timeout": self.timeout}
 
     def _runspec(self, args: list[str], folder: Path, log: Path, timeout: float,
-                 extra_env: dict[str, str] | None = None) -> procs.Finished:
+                 extra_env: dict[str, str] | None = None) -> process.Finished:
         script = (f"cd {shlex.quote(str(self.tree.root))} && . ./shrc && runspec "
                   + " ".join(shlex.quote(a) for a in args))
         env = accsat_cc.environment(ORIG, None, None, extra_env)
-        return procs.run(["/bin/sh", "-c", script], cwd=folder, env=env, timeout=timeout,
+        return process.run(["/bin/sh", "-c", script], cwd=folder, env=env, timeout=timeout,
                          stdout=log)
 
     def build(self, cell: Cell, folder: Path) -> dict:
         cfg = folder / "accsat.cfg"
         cfg.write_text(self.config_text(cell, folder))
-        report = folder / "kernels.jsonl"
-        report.unlink(missing_ok=True)
+        report, event_log = folder / "kernels.jsonl", folder / "events.jsonl"
+        for stale in (report, event_log):
+            stale.unlink(missing_ok=True)
         log = folder / "build.log"
         done = self._runspec([f"--config={cfg}", "--action=build", "--tune=base",
                               cell.benchmark], folder, log, self.build_timeout)
         text = log.read_text(errors="replace")
         record = {"ok": False, "seconds": round(done.seconds, 3), "log": str(log),
                   "kernels": accsat_cc.kernel_summary(report),
-                  "fallbacks": accsat_cc.count_fallbacks(text)}
+                  "fallbacks": events.fallbacks(event_log)}
         if done.timed_out:
             return {**record, "status": TIMEOUT,
                     "message": f"build passed {self.build_timeout:g} s"}

@@ -13,8 +13,12 @@ PACKAGES = ("accsat", "npb_harness", "spec_harness")
 
 # highest first: a layer may import those below it, never those above
 STAGES = (
-    grimp.Layer("accsat.cli", "accsat.wrapper", "accsat.sweep", "accsat.tune",
-                "accsat.advise", independent=False),
+    # the two programs, ``accsat`` and ``accsat-cc``: neither imports the other
+    grimp.Layer("accsat.cli", "accsat.wrapper", independent=True),
+    # what they run: the tuner (its database is what accsat-cc applies) and the advisor
+    grimp.Layer("accsat.tune", "accsat.advise", independent=True),
+    # the sweep engine the tuner and the benchmark harnesses share
+    "accsat.sweep",
     "accsat.check",
     "accsat.pipeline",
     "accsat.verify",
@@ -23,6 +27,8 @@ STAGES = (
     "accsat.egraph",
     grimp.Layer("accsat.ssa", "accsat.options", independent=True),
     "accsat.frontend",
+    # compilers and their flags, the process runner, records: for every stage above
+    "accsat.toolchain",
     # shared by every stage, importing none
     grimp.Layer("accsat.ops", "accsat.mathfuncs", "accsat.fileio", "accsat.errors",
                 "accsat.resources", independent=True),
@@ -48,6 +54,29 @@ def cycles(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
 
 def test_no_import_circles(graph):
     assert cycles(graph) == []
+
+
+def package_cycles(graph: grimp.ImportGraph, parent: str = "accsat") -> list[tuple[str, str]]:
+    """Pairs of ``parent``'s subpackages (and modules) that import each other, directly or
+    not (wrapper -> tune -> sweep -> wrapper was one)."""
+    children = sorted(graph.find_children(parent))
+    return [(a, b) for i, a in enumerate(children) for b in children[i + 1:]
+            if graph.chain_exists(importer=a, imported=b, as_packages=True)
+            and graph.chain_exists(importer=b, imported=a, as_packages=True)]
+
+
+def test_no_package_circles(graph):
+    assert package_cycles(graph) == []
+
+
+def test_a_package_circle_is_found():
+    g = grimp.ImportGraph()
+    for m in ("p", "p.a", "p.a.x", "p.b", "p.b.y", "p.c"):
+        g.add_module(m)
+    g.add_import(importer="p.a.x", imported="p.b.y")
+    g.add_import(importer="p.b.y", imported="p.c")
+    g.add_import(importer="p.c", imported="p.a.x")
+    assert package_cycles(g, "p") == [("p.a", "p.b"), ("p.a", "p.c"), ("p.b", "p.c")]
 
 
 def test_a_circle_is_found():

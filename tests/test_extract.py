@@ -13,6 +13,7 @@ from accsat.egraph.graph import EGraph, ENode
 from accsat.errors import AccsatError
 from accsat.extract import (
     CostModel,
+    ExtractConfig,
     chosen_classes,
     dag_cost,
     extract,
@@ -61,7 +62,7 @@ SHARING = {0: [node(10, 1, 2)], 1: [node(35, tag="x"), node(10, 3)],
 @pytest.mark.parametrize("solver", ["highs", "cbc"])
 def test_sharing_beats_tree_optimal_and_greedy(solver):
     g = graph(SHARING)
-    res = extract(g, [0], attr_cost, solver=solver)
+    res = extract(g, [0], attr_cost, ExtractConfig(solver=solver))
     check(g, [0], res)
     assert res.greedy_cost == 80
     assert res.cost == 70
@@ -71,7 +72,7 @@ def test_sharing_beats_tree_optimal_and_greedy(solver):
 
 def test_greedy_only():
     g = graph(SHARING)
-    res = extract(g, [0], attr_cost, use_ilp=False)
+    res = extract(g, [0], attr_cost, ExtractConfig(use_ilp=False))
     check(g, [0], res)
     assert (res.cost, res.status, res.solver) == (80, "greedy", "none")
 
@@ -87,7 +88,7 @@ def test_greedy_counts_sharing_inside_one_subdag():
 def test_two_cycle_is_cut(solver):
     # A = f(B); B = g(A) (cheap) or a leaf (dear): choosing g would close a cycle.
     g = graph({0: [node(10, 1)], 1: [node(1, 0, tag="g"), node(5)]})
-    res = extract(g, [0], attr_cost, solver=solver)
+    res = extract(g, [0], attr_cost, ExtractConfig(solver=solver))
     check(g, [0], res)
     assert res.cost == 15
     assert res.status == "optimal"
@@ -98,7 +99,7 @@ def test_longer_cycle_is_cut_lazily(solver):
     # A -> B -> C -> A through cheap nodes; each class also has a dear way out.
     g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)],
                2: [node(1, 0), node(20)]})
-    res = extract(g, [0], attr_cost, solver=solver)
+    res = extract(g, [0], attr_cost, ExtractConfig(solver=solver))
     check(g, [0], res)
     assert res.cost == 22
     assert res.status == "optimal"
@@ -124,7 +125,7 @@ def test_unextractable_root():
 
 
 def test_no_time_for_the_ilp():
-    res = extract(graph(SHARING), [0], attr_cost, time_limit=0)
+    res = extract(graph(SHARING), [0], attr_cost, ExtractConfig(time_limit=0))
     assert (res.cost, res.status, res.solver) == (80, "greedy", "none")
 
 
@@ -150,14 +151,14 @@ def test_self_loop_never_chosen():
 
 
 def test_no_stdout(capfd):
-    extract(graph(SHARING), [0], attr_cost, solver="highs")
-    extract(graph(SHARING), [0], attr_cost, solver="cbc")
+    extract(graph(SHARING), [0], attr_cost, ExtractConfig(solver="highs"))
+    extract(graph(SHARING), [0], attr_cost, ExtractConfig(solver="cbc"))
     assert capfd.readouterr().out == ""
 
 
 def test_unknown_solver():
     with pytest.raises(ValueError, match="gurobi"):
-        extract(graph(SHARING), [0], attr_cost, solver="gurobi")
+        extract(graph(SHARING), [0], attr_cost, ExtractConfig(solver="gurobi"))
 
 
 # -- random e-graphs ------------------------------------------------------------------------
@@ -203,7 +204,7 @@ def brute_force(g: EGraph, roots: list[int]) -> float | None:
 @given(data=st.data())
 def test_random_egraphs(cyclic, data):
     g, roots = data.draw(egraphs(cyclic))
-    res = extract(g, roots, attr_cost, time_limit=10)
+    res = extract(g, roots, attr_cost, ExtractConfig(time_limit=10))
     check(g, roots, res)
     greedy = greedy_dag(g, roots, attr_cost)
     assert not find_cycles(greedy, roots)
@@ -232,7 +233,7 @@ def test_cost_model_from_path(tmp_path):
     model = load_cost_model(str(path))
     assert (model.name, model.cost(ENode("Load", "")), model.cost(ENode("Add", ""))) == (
         "mine", 7.5, 3)
-    res = extract(graph(SHARING), [0], model, use_ilp=False)
+    res = extract(graph(SHARING), [0], model, ExtractConfig(use_ilp=False))
     assert res.cost == 9  # root and two leaves at the default cost
 
 

@@ -174,7 +174,7 @@ def test_missing_and_unsupported_compilers_and_no_gpu(tmp_path):
     assert rows[("clang", "host")]["status"] == "unsupported"  # NPB-ACC is OpenACC
     assert "OpenACC" in rows[("clang", "host")]["message"]
     assert rows[("nvc", "host")]["status"] == "compiler not found"
-    from accsat.sweep.compilers import gpu_present
+    from accsat.toolchain.compilers import gpu_present
     if not gpu_present():
         assert rows[("nvc", "nvptx")]["status"] == "compiler not found"
         assert "0 built" in text
@@ -229,7 +229,7 @@ def test_interrupted_sweep_resumes_without_rebuilding_finished_cells(signum, tmp
 
 
 def _offload() -> bool:
-    from accsat.sweep.compilers import nvptx_offload
+    from accsat.toolchain.compilers import nvptx_offload
 
     return shutil.which("gcc") is not None and nvptx_offload("gcc")
 

@@ -12,7 +12,12 @@
   with a ``// memory: MB`` line checks instead that ``accsat rewrite --variant V``
   (``// variant: V``) finishes within that much address space.
 * the generator's own guarantees: programs compile, run, and the interpreter
-  finds no undefined behaviour in the first trial.
+  finds no undefined behaviour in the first trial; gcc's UB sanitizer finds none;
+  every constant spelling has the type and value the generator assumes; a few hundred
+  kernels write every edge form of issue 21 (INT_MIN spellings, suffixes, casts, ...).
+* ``test_fuzzer_catches_a_minimum_printed_without_its_sign``: with accsat's old
+  printing of INT_MIN (``(2147483647 - 1)``) put back in a test double, the harness
+  finds wrong output on the generator's edge kernels (``EDGE_SEEDS``).
 """
 
 from __future__ import annotations
@@ -165,3 +170,146 @@ def _gen(seed):
     c = RandomChooser(seed)
     gen_kernel(c, "k0")
     return c.choices
+
+
+# ----------------------------------------------------------------------------------------------
+# the edges of C's types (tests/fuzz/consts.py, tests/fuzz/edges.py)
+
+_KIND = {"int": 1, "unsigned": 2, "long": 3, "ulong": 4, "double": 5, "float": 6}
+
+
+def _c_value(v: int) -> str:
+    """``v`` as a C long long or unsigned long long constant expression."""
+    if v == -(1 << 63):
+        return "(-9223372036854775807LL - 1)"
+    return f"{v}ULL" if v > (1 << 63) - 1 else f"{v}LL"
+
+
+def test_constant_spellings_have_their_type_and_value(tmp_path):
+    """Every spelling the generator writes has the C type and the value it assumes (gcc's
+    _Generic and ==, after the integer promotions): the generator's own oracle."""
+    from fuzz import consts as K
+
+    cases = [(text, t, v) for t, values in K.EDGES.items() for v in values
+             for text in K.spellings(v, t)]
+    cases += [(text, t, v) for text, t, v in K.FLOAT_TO_INT]
+    cases += [(text, "ulong", v) for text, v in K.WIDE]
+    for table, value in ((K.ONES, 1), (K.ZEROS, 0), (K.ALL_ONES, -1)):
+        cases += [(text, t, value % (1 << 32) if t == "unsigned" else value)
+                  for t, texts in table.items() for text in texts]
+    lines = ["#include <stdio.h>", "#include <limits.h>", "#include <float.h>", "#include <math.h>",
+             "#define KIND(x) _Generic(+(x), int: 1, unsigned: 2, long: 3, long long: 3, "
+             "unsigned long: 4, unsigned long long: 4, double: 5, float: 6, default: 0)",
+             "int main(void)", "{"]
+    for n, (text, t, v) in enumerate(cases):
+        cmp = f"(unsigned long long)({text}) != {_c_value(v)}" if t in ("unsigned", "ulong") \
+            else f"(long long)({text}) != {_c_value(v)}"
+        lines.append(f'  if (KIND({text}) != {_KIND[t]} || {cmp}) printf("%d\\n", {n});')
+    floats = [(text, t, "(X) == 0" if text in K.FLOAT_ZEROS else
+               "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10")
+              for t, texts in K.FLOAT_SPELLINGS.items() for text in texts]
+    floats += [(text, t, "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10")
+               for text, t in K.INT_AS_FLOAT]
+    for test, table in (("(X) > 1e30", K.POS_HUGE), ("(X) < -1e30", K.NEG_HUGE),
+                        ("isnan(X)", K.NANS), ("fabs((double)(X)) < 1e-6", K.TINY)):
+        floats += [(text, t, test) for t, texts in table.items() for text in texts]
+    for n, (text, t, test) in enumerate(floats, len(cases)):
+        # INFINITY and NAN are floats in a double context: of a floating type is all we ask
+        generic = f"KIND({text}) < 5" if test[:3] in ("(X)", "isn") else \
+            f"KIND({text}) != {_KIND[t]}"
+        lines.append(f'  if ({generic} || !({test.replace("X", text)})) printf("%d\\n", {n});')
+    lines += ['  printf("done\\n");', "  return 0;", "}"]
+    src = tmp_path / "consts.c"
+    src.write_text("\n".join(lines) + "\n")
+    status = compile_all([(src, tmp_path / "consts.x")], "-fopenacc")
+    assert status[src] is None, status[src]
+    rc, out = run(tmp_path / "consts.x")
+    wrong = [int(x) for x in out.split()[:-1]]
+    assert rc == 0 and out.endswith(b"done\n"), out
+    assert not wrong, [(cases + floats)[n] for n in wrong]
+
+
+# kernels of the generator whose output depends on a signed minimum that accsat prints
+EDGE_SEEDS = [2, 23, 48]
+
+
+def _old_format_int(value: int, t) -> str:
+    """A test double of accsat's literal printer as it was before issue 21: the minimum of
+    a signed type printed without its minus sign, ``(2147483647 - 1)``."""
+    from accsat.frontend.ctypes import INT
+    from accsat.frontend.literals import _INT_SUFFIX, int_range
+
+    if t.name not in _INT_SUFFIX:
+        return f"({t.name}){_old_format_int(value, INT)}"
+    if value < 0:
+        lo, _ = int_range(t)
+        if value == lo:
+            return f"({-(value + 1)}{_INT_SUFFIX[t.name]} - 1)"
+        return f"-{-value}{_INT_SUFFIX[t.name]}"
+    return f"{value}{_INT_SUFFIX[t.name]}"
+
+
+def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch):
+    """With the old INT_MIN printing put back (and the round-trip check that would now keep
+    such a kernel as written turned off), the generator's edge kernels show wrong output."""
+    import accsat.egraph.fold as fold
+    import accsat.egraph.saturate as saturate
+    import accsat.pipeline as pipeline
+
+    text, _ = program_from_seeds(EDGE_SEEDS, "acc")
+    cse = [("cse", False)]
+    assert not check_program(text, tmp_path / "real", cse, interp=False, extract_seconds=2.0)
+    monkeypatch.setattr(fold, "format_int", _old_format_int)
+    monkeypatch.setattr(saturate, "format_int", _old_format_int)
+    monkeypatch.setattr(fold, "_MIN_FORM", re.compile(r"^\((\d+)[uUlL]* - 1\)$"),  # as it was
+                        raising=False)
+    monkeypatch.setattr(pipeline, "reread_check", lambda loaded, results, options, **kw: results,
+                        raising=False)
+    findings = check_program(text, tmp_path / "old", cse, interp=False, extract_seconds=2.0)
+    assert any(f.kind == "compiled" for f in findings), findings
+    wrong = "\n".join(f.detail for f in findings)
+    assert "2147483646" in wrong or "9223372036854775806" in wrong, wrong
+
+
+# what the generator must write somewhere in a few hundred kernels (issue 21)
+EDGE_FORMS = {
+    "INT_MIN": r"\bINT_MIN\b", "INT_MAX": r"\bINT_MAX\b", "LLONG_MIN or LONG_MIN": r"\bL?LONG_MIN\b",
+    "LLONG_MAX": r"\bLLONG_MAX\b", "UINT_MAX": r"\bUINT_MAX\b", "ULLONG_MAX": r"\bULLONG_MAX\b",
+    "(-2147483647 - 1)": r"\(-2147483647 - 1\)", "(-9223372036854775807L - 1)": r"-9223372036854775807",
+    "0x7fffffff": r"\b0x7fffffff\b", "-0x80000000": r"-0x80000000\b",
+    "octal": r"(?<![\w.])0[0-7]+[uUlL]*\b", "U": r"\d[uU]\b", "L": r"\d[lL]\b", "LL": r"\d(LL|ll)\b",
+    "UL": r"\d(UL|ul|Ul|lu)\b", "ULL": r"\d(ULL|ull|LLU|uLL)\b", "'a'": r"'[a-z]'",
+    "'\\n'": r"'\\n'", "'\\x7f'": r"'\\x[0-9a-f]{2}'", "-0.0": r"-0\.0\b", "hex float": r"0x[\d.]+p",
+    "f": r"\d[fF]\b", "L on long double": r"\.\d*L\b", "INFINITY": r"\bINFINITY\b", "NAN": r"\bNAN\b",
+    "HUGE_VAL": r"\bHUGE_VAL\b", "- -x": r"- -", "-(-x)": r"-\(-", "(unsigned char)": r"\(unsigned char\)",
+    "(signed char)": r"\(signed char\)", "(long double)": r"\(long double\)", "(float)": r"\(float\)",
+    "(unsigned long long)": r"\(unsigned long long\)", "int op unsigned": r"\bk\d_e\[[^]]*\] [-+*^&|] ",
+    "guard against the minimum": r"!= (INT_MIN|LONG_MIN|LLONG_MIN|\(-\d+L* - 1\))",
+}
+
+
+def test_generator_writes_every_edge_form():
+    text, _ = program_from_seeds(list(range(400)), "acc")
+    missing = [name for name, form in EDGE_FORMS.items() if not re.search(form, text)]
+    assert not missing, missing
+
+
+def test_generated_programs_pass_ubsan(tmp_path):
+    """gcc's undefined-behaviour sanitizer (float-to-integer overflow included) finds
+    nothing in the generator's programs on the driver's data, edge arrays included."""
+    import subprocess
+
+    from fuzz.harness import CC
+
+    text, _ = program_from_seeds(list(range(1000, 1060)), "acc")
+    src = tmp_path / "ub.c"
+    src.write_text(text)
+    flags = ["-O0", "-fopenacc", "-foffload=disable", "-w",
+             "-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
+    proc = subprocess.run([CC, *flags, str(src), "-o", str(tmp_path / "ub.x"), "-lm"],
+                          capture_output=True, text=True)
+    if proc.returncode and "sanitize" in proc.stderr and "cannot find" in proc.stderr:
+        pytest.skip(f"no libubsan: {proc.stderr[-300:]}")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    proc = subprocess.run([str(tmp_path / "ub.x")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "runtime error" not in proc.stderr, proc.stderr[-3000:]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accsat.wrapper.args import UsageError, classify, family_of, split_compiler
+from accsat.wrapper.args import UsageError, classify, split_compiler
 from accsat.wrapper.config import Config
 
 
@@ -36,18 +36,6 @@ def test_launcher_and_compiler(argv, launcher, compiler):
 def test_usage_errors(argv):
     with pytest.raises(UsageError):
         split_compiler(argv)
-
-
-@pytest.mark.parametrize("name, family, cxx", [
-    ("gcc", "gcc", False), ("gcc-12", "gcc", False), ("x86_64-linux-gnu-gcc-12", "gcc", False),
-    ("cc", "gcc", False), ("clang", "clang", False), ("clang-14", "clang", False),
-    ("/usr/lib/llvm-14/bin/clang", "clang", False), ("clang++", "clang", True),
-    ("nvc", "nvc", False), ("nvc++", "nvc", True), ("pgcc", "nvc", False),
-    ("g++", "gcc", True), ("c++", "gcc", True), ("icx", "clang", False), ("weirdcc", "gcc", False),
-    ("tcc8", "gcc", False), ("xlc", "other", False),
-])
-def test_family(name, family, cxx):
-    assert family_of(name) == (family, cxx)
 
 
 def test_sources_found(files):
@@ -126,7 +114,7 @@ def test_config_from_environment(monkeypatch, tmp_path):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     cfg = Config.from_env()
-    assert cfg.variant == "accsat" and not cfg.disable and not cfg.strict
+    assert cfg.rewrite_settings.variant == "accsat" and not cfg.disable and not cfg.strict
     assert cfg.cache_dir == tmp_path / ".cache" / "accsat"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert Config.from_env().cache_dir == tmp_path / "xdg" / "accsat"
@@ -139,7 +127,7 @@ def test_config_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("ACCSAT_TIMEOUT", "2.5")
     monkeypatch.setenv("ACCSAT_DISABLE", "1")
     cfg = Config.from_env()
-    assert (cfg.variant, cfg.timeout, cfg.disable, cfg.problems) == ("cse+bulk", 2.5, True, ())
+    assert (cfg.rewrite_settings.variant, cfg.timeout, cfg.disable, cfg.problems) == ("cse+bulk", 2.5, True, ())
 
 
 def test_a_response_file_with_bytes_that_are_not_utf8_is_expanded(tmp_path):

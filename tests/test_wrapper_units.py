@@ -119,7 +119,7 @@ def test_every_option_is_in_the_cache_key():
 
 def test_config_makes_the_options_of_a_file():
     pp = PreprocessOptions(("-DN=4",), openmp=False)
-    opts = Config(variant="cse+bulk", verify=True).options(pp, "src/k.c")
+    opts = Config(rewrite_settings=Options(variant="cse+bulk", verify=True)).options(pp, "src/k.c")
     assert (opts.variant, opts.verify, opts.preprocess, opts.line_directives) == \
         ("cse+bulk", True, pp, "src/k.c")
 

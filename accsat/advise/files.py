@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..fileio import write_atomically
 from ..frontend.load import LoadedFile, load
 from ..options import Options
 from ..pipeline import rewrite_file
@@ -92,7 +93,7 @@ def load_rewritten(path: Path, text: str, options: Options) -> LoadedFile:
     from a temporary copy; quoted includes still find the original's folder."""
     with tempfile.TemporaryDirectory(prefix="accsat-advise-") as tmp:
         copy = Path(tmp) / path.name
-        copy.write_text(text)
+        write_atomically(copy, text)  # the user's bytes, undecodable ones too
         popts = options.preprocess
         flags = tuple(popts.flags) + ("-iquote", str(path.resolve().parent))
         return load(copy, replace(popts, flags=flags), text=text, main=str(path), cache=False)

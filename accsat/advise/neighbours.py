@@ -30,7 +30,8 @@ from .strides import WARP
 
 
 class Load(Protocol):
-    address: Access
+    @property
+    def address(self) -> Access: ...
 
 
 @dataclass

@@ -23,35 +23,20 @@ gcc picks it at run time), ``min(64, warps_by_regs) / 64``.
 
 from __future__ import annotations
 
-import math
 import shutil
-import subprocess
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 
+from ..fileio import write_atomically
 from ..frontend.load import LoadedFile
+from ..occupancy import occupancy
 from ..options import ORIG, VARIANTS, Options
 from ..pipeline import rewrite_file
-from ..sweep.compilers import nvptx_offload
-from ..sweep.ptx import OFFLOAD_LINK_FLAGS, analyse, entry_locations, entry_modules, find_ptx
+from ..sweep.ptx import analyse, entry_locations, entry_modules, find_ptx
+from ..toolchain import process
+from ..toolchain.compilers import OFFLOAD_LINK_FLAGS, nvptx_offload
 from .analyse import KernelAdvice
-
-REGISTERS_PER_SM = 65536
-WARP_SLOTS = 64
-MAX_BLOCKS = 32
-ALLOCATION_UNIT = 256  # registers, per warp
-
-
-def occupancy(registers: int, block_threads: int | None = None) -> float:
-    """sm_80's occupancy as limited by registers (see the module's text)."""
-    per_warp = math.ceil(max(registers, 1) * 32 / ALLOCATION_UNIT) * ALLOCATION_UNIT
-    warps_by_regs = REGISTERS_PER_SM // per_warp
-    if not block_threads:  # warp granularity: no block limit
-        return round(min(WARP_SLOTS, warps_by_regs) / WARP_SLOTS, 3)
-    wpb = math.ceil(block_threads / 32)
-    blocks = min(MAX_BLOCKS, WARP_SLOTS // wpb, warps_by_regs // wpb)
-    return round(blocks * wpb / WARP_SLOTS, 3)
 
 
 def unavailable(compiler: str = "gcc") -> str | None:
@@ -128,7 +113,7 @@ def build_entries(
     )
     with tempfile.TemporaryDirectory(prefix="accsat-pressure-") as tmp:
         work = Path(tmp)
-        (work / path.name).write_text(text)
+        write_atomically(work / path.name, text)  # undecodable bytes too
         cmd = [
             "gcc",
             "-O3",
@@ -146,12 +131,14 @@ def build_entries(
             "device.so",
         ]
         try:
-            proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=600)
-        except (OSError, subprocess.TimeoutExpired) as exc:
+            done = process.capture(cmd, cwd=work, timeout=600)
+        except OSError as exc:
             return [], str(exc)
+        if done.timed_out:
+            return [], "gcc ran past 600 s"
         raw = find_ptx(work)
-        if proc.returncode != 0 or raw is None:
-            last = (proc.stderr.strip().splitlines() or ["no PTX left behind"])[-1]
+        if not done.ok or raw is None:
+            last = (done.err.strip().splitlines() or ["no PTX left behind"])[-1]
             return [], last[:300]
         stats = analyse(raw, work)
         locations = {}

@@ -88,8 +88,8 @@ def _offset(e: c_ast.Node, var: str) -> int | None:
             a, b = _offset(e.left, var), int_constant(e.right) or 0
             return None if a is None else a + b if e.op == "+" else a - b
         if right and not left and e.op == "+":
-            b = _offset(e.right, var)
-            return None if b is None else b + (int_constant(e.left) or 0)
+            c = _offset(e.right, var)
+            return None if c is None else c + (int_constant(e.left) or 0)
     return None
 
 

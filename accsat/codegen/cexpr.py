@@ -7,7 +7,7 @@ only where C would not perform the same conversion by itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
@@ -24,6 +24,7 @@ from ..ops import (
     UNARY_C,
     UNARY_PREC,
 )
+from .constants import WrittenAccess
 
 
 @dataclass
@@ -80,10 +81,18 @@ class ExprPrinter:
                  fma_call: bool, counts: Counts,
                  cost: Callable[[ENode], float] | None = None,
                  free_reads: frozenset[int] = frozenset(),
-                 spell: Callable[[str], str] | None = None):
+                 spell: Callable[[str], str] | None = None,
+                 constant_text: Callable[[int], tuple[str, int] | None] | None = None,
+                 access_text: Callable[[str], WrittenAccess | None] | None = None):
         self.choice = choice
         # an access path as printed -> the user's text for it there (codegen/macros.py)
         self.spell = spell or (lambda text: text)
+        # a constant class -> the user's text for it here, and its precedence (constants.py)
+        self.constant_text = constant_text or (lambda cls: None)
+        # an access as printed -> the user's, reading variables that hold its constants
+        self.access_text = access_text or (lambda text: None)
+        self.plain = False  # constants as chosen (an access matched with macros' expansions)
+        self.suppressed = 0  # constants printed as chosen while ``plain`` is set
         self.name_of = name_of
         self.fma_call = fma_call
         self.counts = counts
@@ -112,10 +121,23 @@ class ExprPrinter:
     def ctype(self, cls: int) -> ct.CType | None:
         return scalar_type(self.choice[cls].ctype)
 
+    def written(self, cls: int) -> tuple[str, int] | None:
+        """The user's text for a constant the extraction chose to print as a constant."""
+        if not self.constant(cls):
+            return None
+        found = self.constant_text(cls)
+        if found is not None and self.plain:
+            self.suppressed += 1
+            return None
+        return found
+
     # -- entry points -----------------------------------------------------------------------
     def value(self, cls: int, target: ct.CType | None = None) -> str:
         """Text of ``cls`` where it is converted to ``target`` anyway (assignment, argument)."""
         node = self.choice[cls]
+        written = self.written(cls)
+        if written is not None:
+            return written[0]
         if node.op == "Cast" and target is not None and self.name_of(cls) is None:
             inner = node.children[0]
             if self.ctype(inner) is not None and scalar_type(node.ctype) == target:
@@ -129,6 +151,9 @@ class ExprPrinter:
             self.charge_read(cls)
             self.reads.append(name)
             return name, PRIMARY
+        written = self.written(cls)
+        if written is not None:
+            return written
         return self.node(cls, self.choice[cls])
 
     def node(self, cls: int, n: ENode) -> tuple[str, int]:
@@ -207,8 +232,35 @@ class ExprPrinter:
                 # (&e[i][0])[k], a decayed row indexed: e[i][k]
                 return self.access(inner, node.attrs[0] + template[2:], items[:-1] + indices)
         text, prec = self.expr(base)
-        return self.spell(access_path(self.wrap(text, prec, PRIMARY), template,
-                                      [self.expr(i)[0] for i in indices]))
+        head = self.wrap(text, prec, PRIMARY)
+        # matched with the macros' expansions as printed from the e-graph; constants
+        # spelled as written only where no macro's text stands for the whole access
+        outer, suppressed, mark = self.plain, self.suppressed, self._mark()
+        self.plain = True
+        raw = access_path(head, template, [self.expr(i)[0] for i in indices])
+        self.plain = outer
+        found = self.spell(raw)
+        written = self.access_text(raw) if found == raw else None
+        if written is not None and outer:
+            self.suppressed += 1  # the enclosing access prints it again, or not at all
+        elif written is not None:
+            for sym, cls in written.reads:
+                self.charge_read(cls)
+                self.reads.append(sym.name)
+            return written.text
+        if found != raw or outer or self.suppressed == suppressed:
+            return found
+        self._restore(mark)
+        return access_path(head, template, [self.expr(i)[0] for i in indices])
+
+    def _mark(self) -> tuple[Counts, int]:
+        return replace(self.counts), len(self.reads)
+
+    def _restore(self, mark: tuple[Counts, int]) -> None:
+        """Undo what printing did since ``mark`` (before it prints the same again)."""
+        counts, reads = mark
+        self.counts.__dict__.update(counts.__dict__)
+        del self.reads[reads:]
 
     @staticmethod
     def wrap(text: str, prec: int, need: int) -> str:
@@ -223,6 +275,9 @@ class ExprPrinter:
         text, its precedence and the type it has as printed.
         """
         node = self.choice[cls]
+        written = self.written(cls)
+        if written is not None:
+            return self.wrap(written[0], written[1], need), written[1], self.ctype(cls)
         if node.op == "Cast" and self.name_of(cls) is None:
             inner = node.children[0]
             cast_to = scalar_type(node.ctype)
@@ -274,7 +329,8 @@ class ExprPrinter:
             prod = self.product(bn.children[0], c)
             at = self.operand(a, t, ADD_PREC)[0]
             return f"{at} - {prod}", ADD_PREC
-        if bn.op == "Const" and bn.attrs[0].startswith("-"):  # a + (-2.0)*c is a - 2.0*c exactly
+        if bn.op == "Const" and bn.attrs[0].startswith("-") and self.written(b) is None:
+            # a + (-2.0)*c is a - 2.0*c exactly (unless the user wrote -2.0 so)
             ctext = self.operand(c, t, MUL_PREC + 1)[0]
             at = self.operand(a, t, ADD_PREC)[0]
             return f"{at} - {bn.attrs[0][1:]} * {ctext}", ADD_PREC

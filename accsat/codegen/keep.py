@@ -112,6 +112,7 @@ class Keeper:
         group, seen, cost = self._group(block, i), set(), 0.0
         while i < len(block.stmts) and self._group(block, i) is group:
             origin = self._origin(block, i)
+            assert origin is not None  # a statement of the group
             if id(origin) not in seen:
                 seen.add(id(origin))
                 cost += origin.cost
@@ -290,9 +291,11 @@ class Keeper:
         w = self.written(block.stmts[i])
         if w is not None and w.own_line and pr.line_file is None:
             pr.lines.extend(w.lead)
+        origin = self._origin(block, i)
+        assert origin is not None  # it has a group
         self.frames.append(
             _Frame(
-                self._origin(block, i),
+                origin,
                 w,
                 len(pr.lines),
                 pr.counts.cost,

@@ -11,10 +11,13 @@ access and that text's expansion parse to the same tree (parentheses aside).
 Both are then read at the same place in the same scope, so they are the same
 access. Anything that does not line up prints expanded, as before.
 
-The probes of every kernel body of a file go through one preprocessor run with
-the compilation's own flags (``-D``/``-I`` included), made the first time a
-rewritten kernel of the file prints an access; a file whose bodies use no macro
-costs nothing.
+The texts of each body that may be constant expressions (``const_texts.py``)
+and name a macro are probed in the same run, for the spelling of constants
+(``constants.py``). The probes of every kernel body of a file go through one
+preprocessor run with the compilation's own flags (``-D``/``-I`` included),
+made the first time a rewritten kernel of the file prints an access or a
+constant; a file whose bodies use no macro costs nothing. A macro of a system
+header expands with line markers around it (gcc), which the probes drop.
 """
 
 from __future__ import annotations
@@ -28,13 +31,19 @@ from pathlib import Path
 from pycparser import c_ast, c_parser
 
 from ..errors import AccsatError
+from ..frontend.ctypes import INT, int_range
+from ..frontend.literals import parse_int
 from ..frontend.load import LoadedFile
 from ..frontend.preprocess import PreprocessOptions, preprocess
 from ..frontend.source_map import BodySpan, SourceMap
+from . import const_texts
+from .const_texts import Candidate
 from .layout import Layout
 
 _BEGIN, _END = "__accsat_probe__", "__accsat_probe_end__"
-_PROBE = re.compile(rf"{_BEGIN} (\d+_\d+) (.*?) {_END}")
+_PROBE = re.compile(rf"{_BEGIN} (\d+_\d+) (.*?) {_END}", re.S)
+# a line marker gcc writes inside an expansion (a macro of a system header: INT_MIN)
+_MARKER = re.compile(r'^# \d+ "[^\n]*$', re.M)
 _ACCESS = (c_ast.ArrayRef, c_ast.StructRef)
 
 
@@ -75,10 +84,13 @@ def _parser() -> c_parser.CParser:
 def subscripts(tree: c_ast.Node) -> c_ast.Node:
     """``tree`` with ``0 + x``, ``x + 0``, ``x - 0``, ``1 * x`` and ``x * 1`` read as ``x``
     in the ``+ - *`` chains that make up a subscript (``R(0, i)`` is ``r[(0) + 3 * (i)]``,
-    printed ``r[3 * i]`` once the identity is folded). Exact there: a subscript is an
-    integer or a pointer, so is every operand of such a chain (a floating operand
-    would make the subscript floating), and with the literal an ``int`` the operation
-    gives ``x``'s value with the type ``x`` is promoted to anyway by the operation above."""
+    printed ``r[3 * i]`` once the identity is folded), and such an operation on two
+    ``int`` literals read as its value when that is an ``int`` (``6 * 5 * (1)``, what
+    ``NX*NY*(c)`` expands to, is ``30``: the printer folds constants). Exact there: a
+    subscript is an integer or a pointer, so is every operand of such a chain (a
+    floating operand would make the subscript floating), and with the literal an
+    ``int`` the operation gives ``x``'s value with the type ``x`` is promoted to anyway
+    by the operation above."""
     for node in _nodes(tree):
         if isinstance(node, c_ast.ArrayRef):
             node.subscript = _fold(node.subscript)
@@ -89,6 +101,11 @@ def _fold(e: c_ast.Node) -> c_ast.Node:
     if not isinstance(e, c_ast.BinaryOp) or e.op not in ("+", "-", "*"):
         return e
     left, right = _fold(e.left), _fold(e.right)
+    a, b = _int_literal(left), _int_literal(right)
+    if a is not None and b is not None:
+        value = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        if 0 <= value <= int_range(INT)[1]:  # an int, written as a literal
+            return c_ast.Constant("int", str(value), e.coord)
     if e.op == "+" and _literal(left, "0"):
         return right
     if e.op in ("+", "-") and _literal(right, "0"):
@@ -100,6 +117,17 @@ def _fold(e: c_ast.Node) -> c_ast.Node:
     return c_ast.BinaryOp(e.op, left, right, e.coord)
 
 
+def _int_literal(e: c_ast.Node) -> int | None:
+    """The value of an ``int`` literal (None for any other node, ``0u``, ``7L``...)."""
+    if not isinstance(e, c_ast.Constant) or e.type != "int":
+        return None
+    try:
+        value, t = parse_int(e.value)
+    except ValueError:
+        return None
+    return value if t == INT else None
+
+
 def _literal(e: c_ast.Node, value: str) -> bool:
     """The plain ``int`` literal ``value`` (not ``0u``, ``0L``: those change the type)."""
     return isinstance(e, c_ast.Constant) and e.type == "int" and e.value == value
@@ -107,15 +135,24 @@ def _literal(e: c_ast.Node, value: str) -> bool:
 
 def written_names(node: c_ast.Node) -> set[str]:
     """Every name a parsed tree mentions (identifiers, type names, members)."""
+    return _names(node)[0]
+
+
+def _names(node: c_ast.Node) -> tuple[set[str], set[str]]:
+    """Every name a parsed tree mentions, and those it reads or calls (``ID`` nodes:
+    variables, functions, members), in one walk."""
     out: set[str] = set()
+    ids: set[str] = set()
     for n in _nodes(node):
+        if isinstance(n, c_ast.ID):
+            ids.add(n.name)
         for attr in n.attr_names:
             value = getattr(n, attr)
             if isinstance(value, str):
                 out.add(value)
             elif isinstance(value, list):
                 out.update(v for v in value if isinstance(v, str))
-    return out
+    return out, ids
 
 
 def _nodes(node: c_ast.Node):
@@ -128,7 +165,8 @@ def _nodes(node: c_ast.Node):
 
 
 class FileMacros:
-    """The accesses written through macros in every kernel body of one file, with their
+    """The accesses written through macros in every kernel body of one file, and the
+    texts that may be constant expressions (``const_texts.py``), with their
     expansions: found and expanded together, once per file, on first use (one
     preprocessor run, with the compilation's own flags)."""
 
@@ -136,6 +174,7 @@ class FileMacros:
         self.loaded = loaded
         self.options = options
         self._by_body: dict[int, list[tuple[str, c_ast.Node]]] | None = None
+        self._constants: dict[int, list[tuple[Candidate, str]]] = {}
 
     def candidates(self, layout: Layout | None) -> list[tuple[str, c_ast.Node]]:
         """(text as written, its expansion's tree) for the body ``layout`` is of."""
@@ -145,26 +184,46 @@ class FileMacros:
             self._by_body = self._expand_all()
         return self._by_body.get(layout.span.start, [])
 
+    def constants(self, layout: Layout | None) -> list[tuple[Candidate, str]]:
+        """The texts of the body ``layout`` is of that may be constant expressions,
+        each with its expansion."""
+        if layout is None or layout.span is None:
+            return []
+        if self._by_body is None:
+            self._by_body = self._expand_all()
+        return self._constants.get(layout.span.start, [])
+
     def _expand_all(self) -> dict[int, list[tuple[str, c_ast.Node]]]:
         texts: dict[int, list[str]] = {}
+        accesses: dict[int, int] = {}  # how many of a body's texts are accesses (the first)
+        consts: dict[int, list[Candidate]] = {}
         for kernel in self.loaded.kernels:
             span = kernel.span
             if isinstance(span, BodySpan):
-                found = written_accesses(
-                    self.loaded.source, span.start, span.end, written_names(kernel.loop.stmt)
+                names, ids = _names(kernel.loop.stmt)
+                found = written_accesses(self.loaded.source, span.start, span.end, names)
+                consts[span.start] = const_texts.candidates(
+                    self.loaded.source, span.start, span.end, ids
                 )
-                if found:
-                    texts[span.start] = found
-        if not texts:  # no macro in any body: no preprocessor run
-            return {}
-        expanded = self._expand(texts)
+                probes = found + [c.text for c in consts[span.start] if c.probe]
+                accesses[span.start] = len(found)
+                if probes:
+                    texts[span.start] = probes
+        expanded = self._expand(texts) if texts else {}  # no macro: no preprocessor run
         out: dict[int, list[tuple[str, c_ast.Node]]] = {}
         for at, written in texts.items():
-            for k, text in enumerate(written):
+            for k, text in enumerate(written[: accesses[at]]):
                 exp = expanded.get((at, k))
                 tree = None if exp is None else expression(exp)
                 if isinstance(tree, _ACCESS):
                     out.setdefault(at, []).append((text, tree))
+        for at, candidates in consts.items():
+            k = accesses[at]
+            for c in candidates:
+                exp = expanded.get((at, k)) if c.probe else c.text
+                k += c.probe
+                if exp is not None:
+                    self._constants.setdefault(at, []).append((c, exp))
         return out
 
     def _expand(self, texts: dict[int, list[str]]) -> dict[tuple[int, int], str]:
@@ -186,9 +245,9 @@ class FileMacros:
             except AccsatError:
                 return {}
         found: dict[tuple[int, int], list[str]] = {}
-        for m in _PROBE.finditer(out):
-            at, _, k = m.group(1).partition("_")
-            found.setdefault((int(at), int(k)), []).append(m.group(2))
+        for m in _PROBE.finditer(_MARKER.sub("", out)):
+            where, _, k = m.group(1).partition("_")
+            found.setdefault((int(where), int(k)), []).append(" ".join(m.group(2).split()))
         return {key: v[0] for key, v in found.items() if len(v) == 1}
 
 

@@ -48,16 +48,28 @@ class Plan:
     holders: dict[int, list[Holder]] = field(default_factory=dict)
     calls: set[int] = field(default_factory=set)  # CallRes classes (named by their Eval)
     hoisted: int = 0  # bulk loads moved above a store they do not alias (what pays)
+    # under a register budget (budget.py) a class may be computed again at a later point
+    # (``order`` names it there too); a value read back from where a store put it is
+    # printed as this load of the store's location
+    nodes: dict[tuple[Point, int], ENode] = field(default_factory=dict)
+    budget: dict[str, object] = field(default_factory=dict)  # what the budget did (report)
 
 
 class _Planner:
     def __init__(self, program: Program, choice: dict[int, ENode], class_of: dict[int, int],
-                 bulk: bool):
+                 bulk: bool, share: bool = True):
         self.p = program
         self.ssa = program.ssa
         self.choice = choice
         self.class_of = class_of
         self.bulk = bulk
+        # share=False: no temporary of our own; every value is computed where it is used,
+        # and one a store left in memory is read back from there (the kernel as written)
+        self.share = share
+        self.uses: dict[int, list[Use]] = {}  # class -> where it is evaluated
+        # class -> use position -> the use and the store whose location holds it there
+        self.reloaded: dict[int, dict[float, tuple[Use, ir.Store]]] = {}
+        self._homes: dict[int, list[tuple[ir.Store, LeafInfo]]] | None = None
         self.leaf: dict[int, LeafInfo] = {}
         for tid, info in self.ssa.leaves.items():
             if tid in class_of:
@@ -160,8 +172,19 @@ class _Planner:
             evaluated = self.place(cls, uses.get(cls, []))
             for child in self.choice[cls].children:
                 uses.setdefault(child, []).extend(evaluated)
+        for served in self.reloaded.values():  # a read back evaluates its location
+            for use, store in served.values():
+                for tid in (store.base, *store.indices):
+                    self.evaluate(self.class_of[tid], [use], uses)
+        self.uses = uses
         self.order_points()
         return self.plan
+
+    def evaluate(self, cls: int, at: list[Use], uses: dict[int, list[Use]]) -> None:
+        """Place ``cls`` for more uses (index arithmetic and the variables it reads)."""
+        uses.setdefault(cls, []).extend(at)
+        for child in self.choice[cls].children:
+            self.evaluate(child, self.place(cls, at), uses)
 
     def topological(self, roots: list[int]) -> list[int]:
         """Classes reachable through the chosen nodes, every parent before its children."""
@@ -197,12 +220,17 @@ class _Planner:
         open_uses = [u for u in uses if not self.covered(cls, u)]
         if not open_uses:
             return []
+        if not self.share and node.op not in ("Var", "Phi") and not self.index_arithmetic(cls):
+            served = {u.pos: (u, s) for u in open_uses
+                      if (s := self.store_home(cls, u)) is not None}
+            if served:
+                self.reloaded[cls] = served
+            return self.check(cls, [u for u in open_uses if u.pos not in served])
         if node.op in ("Var", "Phi"):
             info = self.leaf.get(cls)
             if info is None:
                 raise PlacementError(f"no definition for {node.attrs[0]}")
-            point = self.p.first_point_after(info.ctx, info.pos)
-            self.plan.temps[cls] = point
+            self.plan.temps[cls] = self.p.first_point_after(info.ctx, info.pos)
             return []
         pin = self.pin(cls)
         if pin is not None and not self.p.is_block(pin):
@@ -223,6 +251,29 @@ class _Planner:
             raise PlacementError("a value would be computed before its inputs exist")
         self.plan.temps[cls] = point
         return self.check(cls, [Use(at, point.ctx)])
+
+    def store_home(self, cls: int, use: Use) -> ir.Store | None:
+        """The latest store whose location still holds ``cls``'s value where ``use`` is
+        (it ran before on every path there, and no later event may have changed it), when
+        that location prints anywhere: a variable or array indexed by index arithmetic."""
+        if self._homes is None:
+            self._homes = {}
+            for stmt, _ in ir.walk(self.ssa.body):
+                if isinstance(stmt, ir.Store) and stmt.pos in self.ssa.stored:
+                    self._homes.setdefault(self.class_of[stmt.value], []).append(
+                        (stmt, self.ssa.stored[stmt.pos]))
+        best = None
+        for store, info in self._homes.get(cls, ()):
+            if (info.pos < use.pos and (info.kill is None or use.pos <= info.kill)
+                    and self.p.is_within(use.ctx, info.ctx) and self.plain_location(store)
+                    and (best is None or store.pos > best.pos)):
+                best = store
+        return best
+
+    def plain_location(self, store: ir.Store) -> bool:
+        base = self.choice[self.class_of[store.base]].op
+        return base in ("Sym", "Var", "Phi") and all(
+            self.index_arithmetic(self.class_of[i]) for i in store.indices)
 
     def bulk_point(self, cls: int, pin: str | None, uses: list[Use]) -> Point | None:
         """With bulk load, where a load goes: the earliest point of its context where
@@ -248,8 +299,9 @@ class _Planner:
 
     def _below(self, ctx: str, top: str) -> str:
         """The block just inside ``top`` that holds ``ctx`` (``top`` itself if it is ``ctx``)."""
-        while ctx != top and self.p.parent(ctx) != top:
-            ctx = self.p.parent(ctx)
+        while ctx != top and (up := self.p.parent(ctx)) != top:
+            assert up is not None, f"{top} does not hold {ctx}"
+            ctx = up
         return ctx
 
     def check(self, cls: int, evaluated: list[Use]) -> list[Use]:
@@ -335,3 +387,12 @@ def _index_key(node: ENode, choice: dict[int, ENode]) -> tuple:
 def make_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
               bulk: bool) -> Plan:
     return _Planner(program, choice, class_of, bulk).run()
+
+
+def planner(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
+            bulk: bool, share: bool = True) -> _Planner:
+    """The planner after its pass (``.plan``; ``share=False``: the kernel as written,
+    where the budget starts from, budget.py)."""
+    p = _Planner(program, choice, class_of, bulk and share, share)
+    p.run()
+    return p

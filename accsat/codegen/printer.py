@@ -9,7 +9,9 @@ from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
 from ..frontend.source_map import SourceMap
 from ..ssa import ir
+from ..ssa.state import Origin
 from .cexpr import Counts, ExprPrinter, scalar_type
+from .constants import ConstantSpelling, WrittenAccess
 from .keep import Keeper
 from .layout import Layout
 from .lines import next_line, serving_lines, without_shadowed
@@ -51,10 +53,16 @@ class BodyPrinter:
         self.unit = unit
         self.counts = Counts()
         self.names: dict[int, str] = {}  # class -> temporary, while it is in scope
-        self.scope_names: list[list[int]] = []
+        # per open block: the classes it named, each with the name it hid (a value computed
+        # again under a register budget, placement.Plan.nodes)
+        self.scope_names: list[list[tuple[int, str | None]]] = []
         self.use = Use(0.0, "k0")
+        self.origin: Origin | None = None  # the statement being printed (its constants)
+        texts = macros.constants(layout) if macros is not None else []
+        self.constants = ConstantSpelling(program.ssa, plan.class_of, layout, texts)
         self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts, cost,
-                                frozenset(plan.calls), MacroSpelling(layout, macros))
+                                frozenset(plan.calls), MacroSpelling(layout, macros),
+                                self._constant_text, self._access_text)
         self.lines: list[str] = []
         self.ntemps = 0
         self.line_file = line_file  # emit #line so diagnostics name the user's lines
@@ -65,11 +73,35 @@ class BodyPrinter:
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
         """The user's variable when it still holds the value (reads like the
-        original), else the temporary computed for it."""
+        original), else the temporary computed for it. A constant is a variable
+        only where the statement read that variable for it (constants.py)."""
+        sym = None
+        if self.expr.constant(cls):
+            spell = self.constants.get(cls, self.origin)
+            if spell is None or spell.sym is None:
+                return None
+            sym = spell.sym
         for h in self.plan.holders.get(cls, ()):
-            if self.p.holds_at(h, self.use):
+            if (sym is None or h.sym is sym) and self.p.holds_at(h, self.use):
                 return h.sym.name
         return self.names.get(cls)
+
+    def _access_text(self, printed: str) -> WrittenAccess | None:
+        """The user's text for an access printed with a constant where the statement
+        read a variable holding it, when each such variable still holds it here."""
+        found = self.constants.access(printed, self.origin)
+        if found is None:
+            return None
+        for sym, cls in found.reads:
+            if not any(h.sym is sym and self.p.holds_at(h, self.use)
+                       for h in self.plan.holders.get(cls, ())):
+                return None
+        return found
+
+    def _constant_text(self, cls: int) -> tuple[str, int] | None:
+        """The user's text for constant ``cls`` in the statement being printed."""
+        spell = self.constants.get(cls, self.origin)
+        return None if spell is None or spell.sym is not None else (spell.text, spell.prec)
 
     def at(self, pos: float, ctx: str) -> None:
         self.use = Use(pos, ctx)
@@ -77,8 +109,8 @@ class BodyPrinter:
     def new_temp(self, cls: int) -> str:
         name = f"{self.prefix}{self.ntemps}"
         self.ntemps += 1
+        self.scope_names[-1].append((cls, self.names.get(cls)))
         self.names[cls] = name
-        self.scope_names[-1].append(cls)
         return name
 
     def declaration(self, cls: int, name: str) -> str:
@@ -98,16 +130,23 @@ class BodyPrinter:
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])
+        outer = self.origin
         for i, stmt in enumerate(block.stmts):
+            self.origin = self.p.ssa.origins.get(stmt.pos)
             self.source_line(stmt.line)
             self.temps(Point(block.ctx, i), indent)
             self.source_line(stmt.line)  # again, after its temporaries
             self.keep.start(block, i)
             self.statement(stmt, block.ctx, indent)
             self.keep.end(block, i)
+        self.origin = None
         self.temps(Point(block.ctx, len(block.stmts)), indent)
-        for cls in self.scope_names.pop():
-            del self.names[cls]
+        self.origin = outer
+        for cls, hidden in reversed(self.scope_names.pop()):
+            if hidden is None:
+                del self.names[cls]
+            else:
+                self.names[cls] = hidden
 
     def source_line(self, line: int) -> None:
         """With ``line_file``: the next printed line is the user's ``line``."""
@@ -117,7 +156,8 @@ class BodyPrinter:
     def temps(self, point: Point, indent: str) -> None:
         for cls in self.plan.order.get(point, ()):
             self.at(self.p.point_pos(point), point.ctx)
-            text, _ = self.expr.node(cls, self.plan.choice[cls])
+            node = self.plan.nodes.get((point, cls), self.plan.choice[cls])  # a read back
+            text, _ = self.expr.node(cls, node)
             name = self.new_temp(cls)
             self.source_line(self.serving.get(cls, 0))
             self.lines.append(f"{indent}{self.declaration(cls, name)} = {text};")

@@ -1,8 +1,15 @@
-"""Put rewritten loop bodies back into the user's text, touching nothing else."""
+"""Put rewritten loop bodies back into the user's text, touching nothing else.
+
+Printed bodies end their lines with "\n"; in a file whose lines end with "\r\n"
+(CRLF) they get the line ending of the line they start on.
+"""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_LONE_LF = re.compile(r"(?<!\r)\n")
 
 
 @dataclass(frozen=True)
@@ -22,14 +29,17 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
         if r.start < pos:
             raise ValueError("overlapping replacements")
         out.append(source[pos:r.start])
-        out.append(r.text)
+        eol = line_ending(source, r.start)
+        out.append(r.text if eol == "\n" else _LONE_LF.sub(eol, r.text))
         if filename is not None:
             rest_of_line = source.find("\n", r.end)
             if rest_of_line < 0:
                 rest_of_line = len(source)
+            elif rest_of_line > r.end and source[rest_of_line - 1] == "\r":
+                rest_of_line -= 1  # the directive goes after the whole "\r\n"
             # finish the original line, then resume numbering at the next one
             out.append(source[r.end:rest_of_line])
-            out.append("\n" + line_directive(r.last_line + 1, filename).rstrip("\n"))
+            out.append(eol + line_directive(r.last_line + 1, filename).rstrip("\n"))
             pos = rest_of_line
         else:
             pos = r.end
@@ -37,8 +47,22 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
     return "".join(out)
 
 
+def line_ending(source: str, offset: int) -> str:
+    """The line ending ("\n" or "\r\n") of the line of ``source`` holding ``offset``;
+    on a last line without one, that of the line before; "\n" in a one-line file."""
+    end = source.find("\n", offset)
+    if end < 0:
+        end = source.rfind("\n", 0, offset)
+    return "\r\n" if end > 0 and source[end - 1] == "\r" else "\n"
+
+
 def line_directive(line: int, filename: str) -> str:
-    return f'#line {line} "{_escape(filename)}"\n'
+    return f"#line {line} {c_string(filename)}\n"
+
+
+def c_string(name: str) -> str:
+    """``name`` as a C string literal, as cpp's own line markers spell it."""
+    return f'"{_escape(name)}"'
 
 
 def _escape(name: str) -> str:

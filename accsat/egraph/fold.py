@@ -11,18 +11,20 @@ from __future__ import annotations
 import math
 import operator
 import re
+from collections.abc import Callable
+from typing import Any
 
 from ..frontend import ctypes as ct
 from ..frontend.literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
 from ..ops import COMPARISONS, INT_ONLY
 
-_MIN_FORM = re.compile(r"^\((\d+)[uUlL]* - 1\)$")
+_MIN_FORM = re.compile(r"^\(-(\d+)[uUlL]* - 1\)$")  # format_int's minimum of a signed type
 
 # What each foldable operation computes on exact values, where Python's operator
 # is C's before the result is rounded (floats) or range-checked (integers). Div,
 # Mod and the shifts are in _int_op: C truncates, and the operands need checks.
 # ops.FOLDABLE says which operations fold; tests/test_ops.py checks both agree.
-_EXACT = {
+_EXACT: dict[str, Callable[..., Any]] = {
     "Add": operator.add, "Sub": operator.sub, "Mul": operator.mul, "Neg": operator.neg,
     "BitAnd": operator.and_, "BitOr": operator.or_, "BitXor": operator.xor,
     "BitNot": operator.invert,
@@ -70,20 +72,26 @@ def fold(op: str, ty: str, operands: list[tuple[str, str]]) -> str | None:
     t = scalar(ty)
     if t is None:
         return None
-    values = []
+    values: list[tuple[int | float, ct.Scalar]] = []
     for text, oty in operands:
         ot = scalar(oty)
-        v = None if ot is None else literal_value(text, ot)
+        if ot is None:
+            return None
+        v = literal_value(text, ot)
         if v is None:
             return None
         values.append((v, ot))
+    result = evaluate(op, t, values)
+    return None if result is None else _format(result, t)
+
+
+def evaluate(op: str, t: ct.Scalar, values: list[tuple[int | float, ct.Scalar]]) -> int | float | None:
+    """The value of ``op`` (result type ``t``) on constant operands (value, type); None
+    where C leaves it undefined, it would be inf or nan, or a Python number cannot hold it."""
     try:
-        result = _compute(op, t, values)
+        return _compute(op, t, values)
     except (ZeroDivisionError, OverflowError, ValueError):
         return None
-    if result is None:
-        return None
-    return _format(result, t)
 
 
 def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,7 +45,7 @@ def load_manifest(folder: Path | None = None) -> list[RuleSet]:
 def select(
     manifest: list[RuleSet],
     names: list[str] | None = None,
-    disabled: list[str] = (),
+    disabled: Sequence[str] = (),
     fp_exact: bool = False,
 ) -> list[RuleSet]:
     """The rulesets to run: ``names`` (or the defaults), less ``disabled`` and,

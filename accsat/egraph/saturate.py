@@ -114,7 +114,7 @@ def const_facts(ty: str, text: str) -> list[str]:
     (rules/identities.egg matches on them, whatever the literal's spelling)."""
     t = scalar(ty)
     value = None if t is None else literal_value(text, t)
-    if value is None:
+    if t is None or value is None:
         return []
     args = f"{quote(ty)} {quote(text)}"
     if ct.is_integer(t):
@@ -310,7 +310,8 @@ def _saturate(s: _Session, terms: TermTable, roots: list[int], rules: list[RuleS
         s.run("\n".join(facts))
     iterations, reason = 0, "no-rules"
     if rules or folding:
-        assoc = set() if any(r.name == ASSOC_CONST for r in rules) else None
+        assoc: set[tuple[str, ...]] | None = (
+            set() if any(r.name == ASSOC_CONST for r in rules) else None)
         iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc)
     dump = s.dump()
     class_of = s.term_ids(dump)

@@ -17,10 +17,11 @@ from accsat.extract import ilp, prune
 from accsat.extract.costs import CostModel, load_cost_model
 from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
 from accsat.extract.greedy import Unextractable, greedy_dag
+from accsat.options import ExtractConfig
 
 __all__ = [
-    "CostModel", "Extraction", "Unextractable", "chosen_classes", "dag_cost", "extract",
-    "find_cycles", "is_acyclic", "load_cost_model",
+    "CostModel", "ExtractConfig", "Extraction", "Unextractable", "chosen_classes", "dag_cost",
+    "extract", "find_cycles", "is_acyclic", "load_cost_model",
 ]
 
 
@@ -40,11 +41,10 @@ class Extraction:
 
 
 def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode], float],
-            time_limit: float = 30.0, solver: str = "highs", use_ilp: bool = True,
-            stall: float | None = None, gap: float = 0.0) -> Extraction:
-    """Cheapest acyclic choice found within ``time_limit`` seconds (all stages); the
-    ILP also stops within the relative ``gap`` of its bound and after ``stall``
-    seconds without a better choice.
+            config: ExtractConfig = ExtractConfig()) -> Extraction:
+    """Cheapest acyclic choice found within ``config.time_limit`` seconds (all stages);
+    the ILP (``config.use_ilp``) also stops within the relative ``config.gap`` of its
+    bound and after ``config.stall`` seconds without a better choice.
 
     status: "optimal" when the solver proved it (greedy's choice included),
     "feasible" for an ILP answer without proof, "greedy" when the greedy choice
@@ -52,8 +52,9 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     Unextractable when a root has no acyclic term.
     """
     start = time.perf_counter()
-    if solver not in ilp.SOLVERS:
-        raise ValueError(f"unknown ILP solver {solver!r}; choose one of {', '.join(ilp.SOLVERS)}")
+    if config.solver not in ilp.SOLVERS:
+        raise ValueError(f"unknown ILP solver {config.solver!r}; "
+                         f"choose one of {', '.join(ilp.SOLVERS)}")
     # Every stage asks for the same nodes' costs again (greedy, pruning, the ILP's
     # columns, each repair): computed once per node (on_constants looks at children).
     cost_fn = functools.cache(cost.cost if isinstance(cost, CostModel) else cost)
@@ -61,8 +62,9 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     greedy = greedy_dag(egraph, roots, cost_fn)
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
-    if use_ilp and roots:
-        _improve(result, egraph, roots, cost_fn, start + time_limit, solver, stall, gap)
+    if config.use_ilp and roots:
+        _improve(result, egraph, roots, cost_fn, start + config.time_limit, config.solver,
+                 config.stall, config.gap)
     result.seconds = time.perf_counter() - start
     return result
 

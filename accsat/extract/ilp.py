@@ -231,7 +231,9 @@ class HighsEngine:
         rows = self.form.rows[self.passed:]
         if not rows:
             return
-        starts, index, value = [0], [], []
+        starts: list[int] = [0]
+        index: list[int] = []
+        value: list[float] = []
         for coefs, _, _ in rows:
             index += coefs.keys()
             value += coefs.values()
@@ -239,7 +241,7 @@ class HighsEngine:
         self.h.addRows(len(rows), np.array([lo for _, lo, _ in rows]),
                        np.array([hi for _, _, hi in rows]), len(index),
                        np.array(starts[:-1], dtype=np.int32), np.array(index, dtype=np.int32),
-                       np.array(value, dtype=float))
+                       np.array(value, dtype=np.float64))
         self.passed = len(self.form.rows)
 
     def solve(self, best: float, deadline: float, stall: float | None, gap: float) -> Round:

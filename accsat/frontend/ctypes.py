@@ -7,6 +7,7 @@ nvc, gcc and clang use for the host and for NVIDIA offload code.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TypeGuard
 
 # Integer conversion rank and size of each standard integer type (C11 6.3.1.1).
 _INT_INFO: dict[str, tuple[int, int, bool]] = {
@@ -115,15 +116,15 @@ SIZE_T = ULONG
 PTRDIFF_T = LONG
 
 
-def is_integer(t: CType) -> bool:
+def is_integer(t: CType) -> TypeGuard[Scalar]:
     return isinstance(t, Scalar) and t.name in _INT_INFO
 
 
-def is_float(t: CType) -> bool:
+def is_float(t: CType) -> TypeGuard[Scalar]:
     return isinstance(t, Scalar) and t.name in _FLOAT_INFO
 
 
-def is_arithmetic(t: CType) -> bool:
+def is_arithmetic(t: CType) -> TypeGuard[Scalar]:
     return is_integer(t) or is_float(t)
 
 
@@ -143,7 +144,9 @@ def int_bits(t: Scalar) -> int:
     return 8 * _INT_INFO[t.name][1]
 
 
-def int_range(t: Scalar) -> tuple[int, int]:
+def int_range(t: CType) -> tuple[int, int]:
+    if not isinstance(t, Scalar):
+        raise TypeError(f"{t} is not an integer type")
     bits = int_bits(t)
     if t.name == "_Bool":
         return 0, 1
@@ -168,6 +171,8 @@ def usual_arithmetic(a: CType, b: CType) -> CType:
     a, b = promote(a), promote(b)
     if a == b:
         return a
+    if not (isinstance(a, Scalar) and isinstance(b, Scalar)):
+        raise TypeError(f"no usual arithmetic conversions for {a} and {b}")
     ra, sa, signed_a = _INT_INFO[a.name]
     rb, sb, signed_b = _INT_INFO[b.name]
     if signed_a == signed_b:
@@ -241,8 +246,10 @@ def decay(t: CType) -> CType:
 
 def element(t: CType) -> CType | None:
     """What indexing an array or pointer of this type gives."""
-    if isinstance(t, (Array, Pointer)):
+    if isinstance(t, Array):
         return t.of
+    if isinstance(t, Pointer):
+        return t.to
     return None
 
 

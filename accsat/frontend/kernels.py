@@ -5,7 +5,10 @@ A loop is *marked* when a loop directive applies to it (``acc loop`` without
 through ``collapse(n)`` the n-1 loops nested right inside it too. A kernel is
 the body of a marked loop with no marked loop inside it; inside a compute
 region (``acc parallel``/``kernels``, ``omp parallel``/``target``) whose nest
-has no marked loop at all, the innermost loop of the nest.
+has no marked loop at all, the innermost loop of the nest, unless a directive
+keeps that loop sequential (``acc loop seq``). Which directives are compute
+constructs is ``directives``' table: a data construct (``omp target data``,
+``acc data``), a data movement or a standalone directive opens no region.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ class _Loop:
     scope: Scope | None
     parent: _Loop | None
     children: list[_Loop] = field(default_factory=list)
+    sequential: bool = False  # under ``acc loop seq``: never an innermost parallel loop
 
     def has_marked_below(self) -> bool:
         return any(c.marked or c.has_marked_below() for c in self.children)
@@ -73,15 +77,13 @@ class _Finder:
                 self.symbols.declare(ext, self.symbols.scope, "global")
 
     def funcdef(self, fn: c_ast.FuncDef) -> None:
-        self.symbols.declare(fn.decl, self.symbols.scope, "func")
+        decl, params = _signature(fn)
+        self.symbols.declare(decl, self.symbols.scope, "func")
         self.function = fn.decl.name
         self.address_taken = frozenset(_address_taken(fn.body))
         scope = self.symbols.scope.child()
-        ftype = fn.decl.type
-        if isinstance(ftype, c_ast.FuncDecl) and ftype.args is not None:
-            for p in ftype.args.params:
-                if isinstance(p, c_ast.Decl) and p.name:
-                    self.symbols.declare(p, scope, "param")
+        for p in params:
+            self.symbols.declare(p, scope, "param")
         roots: list[_Loop] = []
         self.stmt(fn.body, scope, None, roots, in_region=False, region=None, collapse_left=0)
         self.collect(roots)
@@ -144,7 +146,8 @@ class _Finder:
         directive = pragma if (pragma is not None and pragma.is_loop) else None
         if directive is None and collapse_left > 0 and parent is not None:
             directive = parent.directive
-        loop = _Loop(node, directive, marked, in_region, region, inner.snapshot(), parent)
+        loop = _Loop(node, directive, marked, in_region, region, inner.snapshot(), parent,
+                     sequential=pragma is not None and pragma.is_sequential_loop)
         siblings.append(loop)
         self.stmt(node.stmt, inner, loop, loop.children, in_region, region, below)
 
@@ -157,11 +160,34 @@ class _Finder:
                 self.kernels.append((loop, _construct(loop.directive), self.function, self.address_taken))
             elif (
                 not loop.marked
+                and not loop.sequential
                 and loop.in_region
                 and not loop.has_loop_below()
                 and not _nest_has_marked(loop)
             ):
                 self.kernels.append((loop, _construct(loop.region), self.function, self.address_taken))
+
+
+def _signature(fn: c_ast.FuncDef) -> tuple[c_ast.Decl, list[c_ast.Decl]]:
+    """The function's declaration and its parameters' declarations. A K&R definition
+    (``double f(x, n) double *x; int n; {...}``) declares an unprototyped function
+    (``double f()``), its parameters by the declarations before its body, an
+    undeclared one as ``int``."""
+    ftype = fn.decl.type
+    args = ftype.args.params if isinstance(ftype, c_ast.FuncDecl) and ftype.args else []
+    if fn.param_decls is None and not any(isinstance(p, c_ast.ID) for p in args):
+        return fn.decl, [p for p in args if isinstance(p, c_ast.Decl) and p.name]
+    declared = {d.name: d for d in fn.param_decls or () if isinstance(d, c_ast.Decl)}
+    params = [declared.get(p.name) or _implicit_int(p) for p in args if isinstance(p, c_ast.ID)]
+    unprototyped = c_ast.FuncDecl(None, ftype.type, ftype.coord)
+    decl = c_ast.Decl(fn.decl.name, fn.decl.quals, fn.decl.align, fn.decl.storage,
+                      fn.decl.funcspec, unprototyped, None, None, fn.decl.coord)
+    return decl, params
+
+
+def _implicit_int(param: c_ast.ID) -> c_ast.Decl:
+    int_type = c_ast.TypeDecl(param.name, [], None, c_ast.IdentifierType(["int"]), param.coord)
+    return c_ast.Decl(param.name, [], [], [], [], int_type, None, None, param.coord)
 
 
 def _walk(loops: list[_Loop]):

@@ -124,8 +124,8 @@ def format_int(value: int, t: Scalar) -> str:
         return f"({t.name}){format_int(value, INT)}"
     if value < 0:
         lo, _ = int_range(t)
-        if value == lo:  # -2147483648 is not an int literal; write (-max - 1)
-            return f"({-(value + 1)}{_INT_SUFFIX[t.name]} - 1)"
+        if value == lo:  # 2147483648 is not an int: -2147483648 would be a long; (-max - 1)
+            return f"(-{-(value + 1)}{_INT_SUFFIX[t.name]} - 1)"
         return f"-{-value}{_INT_SUFFIX[t.name]}"
     return f"{value}{_INT_SUFFIX[t.name]}"
 

@@ -93,3 +93,4 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
 
 def clear_cache() -> None:
     _cache.clear()
+

@@ -12,14 +12,17 @@ from __future__ import annotations
 import functools
 import re
 import shutil
-import subprocess
-from dataclasses import dataclass, field
+import tempfile
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..errors import AccsatError
 from ..resources import data_dir
+from ..toolchain import process
 
 PRELUDE = "_accsat_prelude.h"
+# seconds cpp may take on one file (a header that is a FIFO, a hung network file system)
+TIMEOUT = 600.0
 
 
 @dataclass(frozen=True)
@@ -53,12 +56,25 @@ def preprocess(path: Path, opts: PreprocessOptions | None = None) -> str:
     """
     opts = opts or PreprocessOptions()
     try:
-        proc = subprocess.run(command(path, opts), capture_output=True, check=False)
+        done = process.capture(command(path, opts), timeout=TIMEOUT)
     except OSError as exc:
         raise AccsatError(f"cannot run the C preprocessor {opts.cpp!r}: {exc}", str(path)) from None
-    if proc.returncode != 0:
-        raise _cpp_error(proc.stderr.decode("utf-8", "replace"), path)
-    return proc.stdout.decode("utf-8", "surrogateescape")
+    if done.timed_out:
+        raise AccsatError(f"the C preprocessor ran past {TIMEOUT:g} s", str(path))
+    if not done.ok:
+        raise _cpp_error(done.err, path)
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def preprocess_copy(original: Path, text: str, opts: PreprocessOptions | None = None) -> str:
+    """``text`` preprocessed as if it were the file ``original`` (a rewrite of it), from a
+    temporary copy whose ``#include "..."`` still finds the original's neighbours."""
+    opts = opts or PreprocessOptions()
+    with tempfile.TemporaryDirectory(prefix="accsat-reread-") as tmp:
+        path = Path(tmp) / original.name
+        path.write_bytes(text.encode("utf-8", "surrogateescape"))
+        flags = tuple(opts.flags) + ("-iquote", str(original.resolve().parent))
+        return preprocess(path, replace(opts, flags=flags))
 
 
 def _cpp_error(stderr: str, path: Path) -> AccsatError:

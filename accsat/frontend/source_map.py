@@ -126,8 +126,7 @@ class SourceMap:
         fors = self.for_tokens_on_line(line)
         if len(fors) != count_on_line or nth >= len(fors):
             return "loop comes from a macro expansion"
-        i = fors[nth] + 1
-        i = self._skip_group(i, "(", ")")
+        i: int | None = self._skip_group(fors[nth] + 1, "(", ")")
         if i is None:
             return "cannot match the loop header in the source text"
         end = self._statement_end(i)
@@ -161,9 +160,10 @@ class SourceMap:
         toks = self.tokens
         while j < len(toks):
             if toks[j].text == "[":
-                j = self._skip_group(j, "[", "]")
-                if j is None:
+                after = self._skip_group(j, "[", "]")
+                if after is None:
                     return None
+                j = after
             elif toks[j].text in ("->", ".") and j + 1 < len(toks) and toks[j + 1].kind == "ident":
                 j += 2
             else:

@@ -147,9 +147,10 @@ class TypeReader:
             return
         value = -1
         for e in node.values.enumerators:
-            value = eval_const(e.value, scope, self) if e.value is not None else value + 1
-            if value is None:
+            given = eval_const(e.value, scope, self) if e.value is not None else value + 1
+            if given is None:
                 raise Unsupported(f"enum constant {e.name} is not a constant")
+            value = given
             scope.names[e.name] = Symbol(e.name, ct.INT, "enum", value=value)
 
 

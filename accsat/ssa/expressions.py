@@ -28,7 +28,7 @@ from .memory import (
     scale_poly,
     var_poly,
 )
-from .state import BuilderState, LeafInfo, Site
+from .state import BuilderState, LeafInfo, Site, Spelled
 
 # C binary operator -> op; && and || short-circuit, rv_BinaryOp lowers them.
 _BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
@@ -71,7 +71,11 @@ class ExpressionBuilder(BuilderState):
         method = getattr(self, "rv_" + type(node).__name__, None)
         if method is None:
             raise Unsupported(f"expression {type(node).__name__}")
-        return method(node)
+        reads = self.var_reads
+        tid = method(node)
+        if tid in self.constants and self.var_reads == reads:  # a constant as written
+            self.spelled.append(Spelled(tid, node))
+        return tid
 
     def lvalue(self, node: c_ast.Node) -> LValue:
         if isinstance(node, c_ast.ID):
@@ -303,7 +307,7 @@ class ExpressionBuilder(BuilderState):
             raise Unsupported(f"function '{node.name}' used as a value")
         if self.is_register(sym):
             self.account("Var", sym.type)
-            return self.read_var(sym)
+            return self.read_register(sym)
         addr = self.designate(node)
         if addr is None:
             raise Unsupported(f"cannot read '{node.name}'")
@@ -453,8 +457,17 @@ class ExpressionBuilder(BuilderState):
     def current(self, target: LValue, site: c_ast.Node) -> int:
         if isinstance(target, VarLV):
             self.account("Var", target.sym.type)
-            return self.read_var(target.sym)
+            return self.read_register(target.sym)
         return self.read(target, site)
+
+    def read_register(self, sym: Symbol) -> int:
+        """A read of a variable the user wrote: its value, noted when it is a constant
+        (the printer spells that constant by the variable there, not by a literal)."""
+        self.var_reads += 1
+        value = self.read_var(sym)
+        if value in self.constants:
+            self.spelled.append(Spelled(value, sym=sym))
+        return value
 
     def assign(self, target: LValue, value: int, node: c_ast.Node, decl: str | None = None) -> int:
         line = node.coord.line if node.coord else self.line
@@ -473,12 +486,13 @@ class ExpressionBuilder(BuilderState):
         lvalue = node.lvalue if isinstance(node, c_ast.Assignment) else node.expr
         self.sites.append(Site("store", lvalue, access, self.ctx))
         self.memory_event("store", pos, access=access, value=value)
+        self.stored[pos] = LeafInfo(float(pos), self.block.ctx, access=access)
         self.emit(ir.Store(target.template, target.base, tuple(target.indices), value, pos, line))
         return value
 
     def memory_event(self, kind: str, pos: float, **kw) -> None:
         ev = self.mem.add(kind, pos, **kw)
-        for info in self.leaves.values():
+        for info in (*self.leaves.values(), *self.stored.values()):
             if info.access is not None and info.kill is None and ev.may_alias(info.access):
                 info.kill = pos
 

@@ -133,9 +133,9 @@ def lower_rest(b: SSABuilder, rewrite: Rewrite) -> None:
 
 
 def _lower_one(b: SSABuilder, node: c_ast.Node, origin: c_ast.Node) -> None:
-    first, cost = len(b.block.stmts), b.stats.cost
+    first, cost, since = len(b.block.stmts), b.stats.cost, len(b.spelled)
     b.statement(node)
-    b.note_origin(origin, first, b.head_costs.get(id(node), b.stats.cost - cost))
+    b.note_origin(origin, first, b.head_costs.get(id(node), b.stats.cost - cost), since)
 
 
 # -- which locations ---------------------------------------------------------------------

@@ -58,6 +58,17 @@ class Site:
     ctx: str
 
 
+@dataclass(frozen=True)
+class Spelled:
+    """A constant value a statement reads as the user wrote it: a constant expression
+    (``node``, a pycparser node that reads no variable) or a variable that holds it
+    (``sym``). Codegen spells the value so where the statement changed (constants.py)."""
+
+    tid: int
+    node: object = None
+    sym: Symbol | None = None
+
+
 @dataclass(eq=False)
 class Origin:
     """The C statement (a pycparser node) that some statements of a block come from,
@@ -67,6 +78,7 @@ class Origin:
     node: object
     cost: float
     synthetic: bool = False  # a block accsat made (the statements after a break)
+    spelled: tuple[Spelled, ...] = ()  # its own constants as written (not nested statements')
 
 
 @dataclass
@@ -93,6 +105,9 @@ class SSAKernel:
     names: set[str] = field(default_factory=set)  # identifiers used in the body
     sites: list[Site] = field(default_factory=list)  # every memory access as written
     origins: dict[int, Origin] = field(default_factory=dict)  # statement pos -> where from
+    # store pos -> where its location keeps the stored value (``kill``: the first later
+    # event that may change it): codegen may read the value back from there
+    stored: dict[int, LeafInfo] = field(default_factory=dict)
 
 
 class BuilderState:
@@ -110,6 +125,7 @@ class BuilderState:
         self.env: dict[Symbol, int] = {}
         self.mem = MemoryLog()
         self.leaves: dict[int, LeafInfo] = {}
+        self.stored: dict[int, LeafInfo] = {}  # SSAKernel.stored
         self.assigns: dict[Symbol, list[float]] = {}
         self.loops: list[ir.Loop] = []
         self.stats = Stats()
@@ -125,6 +141,8 @@ class BuilderState:
         self.origins: dict[int, Origin] = {}
         self.head_costs: dict[int, float] = {}  # id(if/loop node) -> cost of its own header
         self.sites: list[Site] = []
+        self.spelled: list[Spelled | None] = []  # constants as written, in the order read
+        self.var_reads = 0  # reads of register variables so far
 
     # -- positions and contexts -----------------------------------------------------------
     def next_pos(self) -> int:

@@ -42,13 +42,13 @@ class SSABuilder(ExpressionBuilder):
         roots = _roots(self.block)
         return SSAKernel(self.terms, self.block, self.ctx_parent, self.inline_ctxs, self.leaves,
                          self.assigns, self.loops, self.stats, roots, self.names, self.sites,
-                         self.origins)
+                         self.origins, self.stored)
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
         pending = None  # a loop's promotion begun before the pragma above it
         for k, item in enumerate(items):
-            first, cost = len(self.block.stmts), self.stats.cost
+            first, cost, since = len(self.block.stmts), self.stats.cost, len(self.spelled)
             try:
                 if pending is not None and pending.loop is item:
                     promote.lower_rest(self, pending)  # notes its statements' origins
@@ -61,6 +61,7 @@ class SSABuilder(ExpressionBuilder):
                         if pending is not None:  # what goes before the loop, before its pragma
                             promote.lower_before(self, pending)
                             first, cost = len(self.block.stmts), self.stats.cost
+                            since = len(self.spelled)
                     self.statement(item)
             except Unsupported as exc:
                 if exc.line is None and item.coord is not None:
@@ -68,7 +69,7 @@ class SSABuilder(ExpressionBuilder):
                 raise
             if not promoted:
                 self.note_origin(item, first,
-                                 self.head_costs.get(id(item), self.stats.cost - cost))
+                                 self.head_costs.get(id(item), self.stats.cost - cost), since)
             rest = items[k + 1:]
             if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) \
                     and may_jump_out(item):
@@ -80,8 +81,14 @@ class SSABuilder(ExpressionBuilder):
                 return
 
     def note_origin(self, node: c_ast.Node | None, first: int, cost: float,
-                    synthetic: bool = False) -> None:
-        origin = Origin(node, cost, synthetic)
+                    since: int | None = None, synthetic: bool = False) -> None:
+        """``since``: where the statement's constants as written begin in ``spelled``
+        (those of a nested statement are its own: taken, they are left as None)."""
+        spelled: tuple = ()
+        if since is not None:
+            spelled = tuple(s for s in self.spelled[since:] if s is not None)
+            self.spelled[since:] = [None] * (len(self.spelled) - since)
+        origin = Origin(node, cost, synthetic, spelled)
         for stmt in self.block.stmts[first:]:
             self.origins[stmt.pos] = origin
 

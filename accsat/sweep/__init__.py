@@ -12,3 +12,8 @@ modules can be imported one by one (plots pull in matplotlib, the engine tqdm).
 # part of every cell's build fingerprint (the "harness" key): bump when a change
 # here changes what a build produces, so that cached cells are redone
 __version__ = "1"
+
+# a run (of one cell, of one configuration in ``accsat tune``) and a build past these
+# seconds count as timeouts: the defaults of --timeout and --build-timeout
+RUN_TIMEOUT = 900.0
+BUILD_TIMEOUT = 3600.0

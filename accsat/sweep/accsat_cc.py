@@ -1,27 +1,25 @@
 """How a cell's compiler is called: plain for ``orig``, through ``accsat-cc`` otherwise.
 
 Also reads back what accsat-cc said: its kernel reports (``ACCSAT_REPORT``)
-and its "compiling the original" warnings, which mean a file went into the
-binary unrewritten. Such a cell still measures something, but not entirely
-the variant: the count is kept with the result.
+and, in its event log (``ACCSAT_EVENTS``, :mod:`accsat.toolchain.events`), its
+fallbacks: files that went into the binary unrewritten. Such a cell still
+measures something, but not entirely the variant: the count is kept with the
+result.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from ..options import ORIG
-
-_FALLBACK = re.compile(r"^accsat-cc: .*(?:compiling|compiled) the original", re.M)
+from ..toolchain import events, process
+from ..toolchain.records import read_jsonl
 
 
 def wrapper_command() -> list[str]:
@@ -56,11 +54,11 @@ def accsat_code() -> str:
              " print(fingerprint())\nexcept ImportError:\n from accsat import __version__\n"
              " print('accsat-' + __version__)\n")
     with tempfile.TemporaryDirectory(prefix="accsat-probe-") as tmp:
-        proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp, capture_output=True,
-                              text=True, timeout=120)
-    if proc.returncode != 0 or not proc.stdout.strip():
-        raise RuntimeError(f"cannot fingerprint accsat: {proc.stderr.strip()[-500:]}")
-    return proc.stdout.strip()
+        done = process.capture([sys.executable, "-c", probe], cwd=tmp, timeout=120)
+    if not done.ok or not done.out.strip():
+        why = "timed out" if done.timed_out else done.err.strip()[-500:]
+        raise RuntimeError(f"cannot fingerprint accsat: {why}")
+    return done.out.strip()
 
 
 # ACCSAT_DATA says where accsat's data folders are: kept; every other ACCSAT_*
@@ -69,8 +67,10 @@ _KEPT = ("ACCSAT_DATA",)
 
 
 def environment(variant: str, report: Path | None, cache_dir: Path | None,
-                extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's."""
+                extra: dict[str, str] | None = None,
+                event_log: Path | None = None) -> dict[str, str]:
+    """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's
+    (``event_log``: where accsat-cc appends its events, ``events.fallbacks`` counts)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
     if variant != ORIG:
         env["ACCSAT_VARIANT"] = variant
@@ -78,28 +78,20 @@ def environment(variant: str, report: Path | None, cache_dir: Path | None,
             env["ACCSAT_REPORT"] = str(report)
         if cache_dir is not None:
             env["ACCSAT_CACHE_DIR"] = str(cache_dir)
+        if event_log is not None:
+            env[events.VARIABLE] = str(event_log)
     env.update(extra or {})
     return env
 
 
-def count_fallbacks(log_text: str) -> int:
-    return len(_FALLBACK.findall(log_text))
-
-
 def kernel_summary(report: Path) -> dict[str, int]:
     """Totals over accsat's JSON Lines kernel reports (empty when there are none)."""
-    try:
-        lines = report.read_text().splitlines()
-    except OSError:
+    if not report.is_file():
         return {}
     s = {"found": 0, "rewritten": 0, "loads_before": 0, "loads_after": 0,
          "ops_before": 0, "ops_after": 0, "fma": 0}
     seen: set[tuple] = set()
-    for line in lines:
-        try:
-            k = json.loads(line)
-        except ValueError:
-            continue
+    for k in read_jsonl(report):
         # a file compiled twice (a retried build) reports twice: count kernels once
         ident = (k.get("file"), k.get("line"), k.get("function"))
         if ident in seen:
@@ -115,16 +107,7 @@ def kernel_summary(report: Path) -> dict[str, int]:
     return s
 
 
+
 def kernel_lines(report: Path) -> list[dict]:
     """The kernel reports themselves (file, line, function, status...)."""
-    out = []
-    try:
-        text = report.read_text()
-    except OSError:
-        return out
-    for line in text.splitlines():
-        try:
-            out.append(json.loads(line))
-        except ValueError:
-            continue
-    return out
+    return list(read_jsonl(report))

@@ -18,26 +18,15 @@ import hashlib
 import json
 import shutil
 from pathlib import Path
+from typing import IO
 
-from ..fileio import write_atomically
+from ..toolchain.records import read_json, write_json
 from .cells import Cell
 from .results import Result
 
 
 def fingerprint(data: dict) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def write_record(path: Path, data) -> None:
-    """Never half a record, even when the sweep is killed while writing it."""
-    write_atomically(path, json.dumps(data, indent=1, default=str))
-
-
-def read_json(path: Path):
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
 
 
 class Busy(Exception):
@@ -48,7 +37,7 @@ class CellStore:
     def __init__(self, out: Path):
         self.out = out
         self.root = out / "cells"
-        self._lock_file = None
+        self._lock_file: IO[str] | None = None
 
     def lock(self) -> None:
         """Hold ``OUT/.lock`` for the sweep: two sweeps in one folder would share trees."""
@@ -75,7 +64,7 @@ class CellStore:
         return rec if isinstance(rec, dict) and rec.get("fingerprint") == fp else None
 
     def save_build(self, cell: Cell, record: dict) -> None:
-        write_record(self.folder(cell) / "build.json", record)
+        write_json(self.folder(cell) / "build.json", record)
 
     # -- finished cells ---------------------------------------------------
     def result(self, cell: Cell, fp: str) -> Result | None:
@@ -90,7 +79,7 @@ class CellStore:
         return result
 
     def save_result(self, cell: Cell, fp: str, result: Result) -> None:
-        write_record(self.folder(cell) / "result.json",
+        write_json(self.folder(cell) / "result.json",
                      {"fingerprint": fp, "result": result.to_dict()})
 
     def forget(self, cell: Cell) -> None:

@@ -10,22 +10,25 @@ from collections.abc import Callable
 
 import click
 
-from ..cliparams import Seconds
+from ..cliparams import Parsed
 from ..options import CONFIGS
+from ..settings import Seconds
+from ..toolchain.compilers import Compiler
+from . import BUILD_TIMEOUT, RUN_TIMEOUT
 from .cache import Busy
 from .cells import Cell, check_variants, split_list
-from .compilers import Compiler
 from .engine import Interrupted, Sweep
 from .executor import Detached, ExecutorError
 from .results import Result
 from .slurm import SlurmOptions, executor_for
 
 # shared with ``accsat tune``: a run and a build mean the same there
-timeout_option = click.option("--timeout", default=900.0, show_default=True,
-                              type=Seconds(positive=True),
+timeout_option = click.option("--timeout", default=RUN_TIMEOUT, show_default=True,
+                              type=Parsed(Seconds(positive=True)),
                               help="seconds per run before it counts as a timeout")
-build_timeout_option = click.option("--build-timeout", default=3600.0, show_default=True,
-                                    type=Seconds(positive=True), help="seconds per build")
+build_timeout_option = click.option("--build-timeout", default=BUILD_TIMEOUT,
+                                    show_default=True, type=Parsed(Seconds(positive=True)),
+                                    help="seconds per build")
 
 
 def common_sweep_options(f):

@@ -22,7 +22,8 @@ from typing import Protocol
 
 from tqdm import tqdm
 
-from . import jobspec, procs
+from ..toolchain import process
+from . import jobspec
 from .cache import CellStore, fingerprint
 from .cells import Cell
 from .executor import Detached, Executor, LocalExecutor
@@ -179,7 +180,7 @@ class Sweep:
 
     def stop(self) -> None:
         self._stopping.set()
-        procs.kill_all()
+        process.kill_all()
 
     def cell(self, cell: Cell) -> Result:
         """Build (unless cached) and run one cell; record and announce its result."""
@@ -189,7 +190,9 @@ class Sweep:
                 self._stamp(pre)
                 self.say(line(pre))
                 return pre
-        return self._recorded(cell, lambda: self._run_built(cell, self._build(cell)))
+        result = self._recorded(cell, lambda: self._run_built(cell, self._build(cell)))
+        assert result is not None  # a run always has one
+        return result
 
     def build(self, cell: Cell) -> Result | None:
         """Only build (unless cached): None when the cell is ready to run; else the

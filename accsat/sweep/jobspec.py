@@ -67,7 +67,7 @@ def decode(data):
         return tuple(decode(v) for v in data[_TUPLE])
     if _DATACLASS in data:
         cls = resolve(data[_DATACLASS])
-        if not dataclasses.is_dataclass(cls):
+        if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
             raise NotSendable(f"{data[_DATACLASS]} is not a dataclass")
         return cls(**{k: decode(v) for k, v in data["fields"].items()})
     return {k: decode(v) for k, v in data.items()}

@@ -51,6 +51,7 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
     sp = speedups(results)
     coarse = {c for c, b in speedup_basis(results).items() if b == "coarse time"}
     groups: dict[tuple[str, str, str], list[Result]] = {}
+    r: Result | None  # below: the cell of a benchmark and variant, if any
     for r in results:
         groups.setdefault((r.cell.compiler, r.cell.target, r.cell.size), []).append(r)
     variants = [v for v in dict.fromkeys(r.cell.variant for r in results) if v != ORIG]

@@ -12,20 +12,16 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-OFFLOAD_FLAGS = (
-    "-foffload=nvptx-none",
-    "-foffload-options=nvptx-none=-misa=sm_80",
-    # gcc 12 asks ptxas to verify for sm_35, which CUDA 13 no longer knows
-    "-foffload-options=nvptx-none=-Wa,--no-verify",
-)
+from ..toolchain import process
 
-# At link time the device code needs its own libm (SP and LU call sqrt in kernels).
-OFFLOAD_LINK_FLAGS = (*OFFLOAD_FLAGS, "-foffload-options=nvptx-none=-lm")
+# re-exported until benchmarks/register_model.py imports them from accsat.toolchain.compilers
+from ..toolchain.compilers import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS  # noqa: F401
+
+PTXAS_TIMEOUT = 600.0  # seconds for ``ptxas -v`` on one module
 
 _ENTRY = re.compile(r"^\.entry\s+(?P<name>[^\s(]+)")
 _FUNC = re.compile(r"^\.(?:visible\s+)?\.?func\b")
@@ -126,11 +122,11 @@ def run_ptxas(ptx: Path, arch: str = "sm_80") -> dict[str, dict[str, int]]:
     if ptxas is None:
         return {}
     relocatable = ["-c"] if ".extern .func" in ptx.read_text(errors="replace") else []
-    proc = subprocess.run([ptxas, f"-arch={arch}", "-v", *relocatable, str(ptx),
-                           "-o", "/dev/null"], capture_output=True, text=True)
+    done = process.capture([ptxas, f"-arch={arch}", "-v", *relocatable, str(ptx),
+                            "-o", "/dev/null"], timeout=PTXAS_TIMEOUT)
     out: dict[str, dict[str, int]] = {}
     name = None
-    for line in (proc.stdout + proc.stderr).splitlines():
+    for line in (done.out + done.err).splitlines():
         m = _PTXAS_ENTRY.search(line)
         if m:
             name = m.group("name")
@@ -166,6 +162,34 @@ def analyse(raw: Path, work: Path) -> dict[str, EntryStats]:
             stats.spill_loads = figures.get("spill_loads")
         entries.update(found)
     return entries
+
+
+# gcc writes each offloaded function's launch dimensions (gang, worker, vector; 0: chosen
+# at run time) as ``//:FUNC_MAP "name", g, w, v`` in the PTX it hands mkoffload
+# (``<binary>.xnvptx-none.mkoffload.s`` under -save-temps)
+_FUNC_MAP = re.compile(r'^//:FUNC_MAP "(?P<name>[^"]+)"(?P<dims>(?:,\s*(?:0x)?[0-9a-fA-F]+)*)', re.M)
+
+
+def launch_dims(raw: Path) -> dict[str, tuple[int, ...]]:
+    """Per entry, its launch dimensions as gcc fixed them (gang, worker, vector)."""
+    texts = modules(raw)
+    assembly = raw.with_name(raw.name + ".s")
+    if assembly.is_file():
+        texts.append(assembly.read_text(errors="replace"))
+    out: dict[str, tuple[int, ...]] = {}
+    for text in texts:
+        for m in _FUNC_MAP.finditer(text):
+            dims = tuple(int(d.strip(), 0) for d in m.group("dims").split(",") if d.strip())
+            out.setdefault(m.group("name"), dims)
+    return out
+
+
+def block_threads(dims: tuple[int, ...] | None) -> int | None:
+    """Threads per block of an OpenACC entry: workers x vector length (None when
+    either is chosen at run time)."""
+    if dims is None or len(dims) < 3 or not dims[1] or not dims[2]:
+        return None
+    return dims[1] * dims[2]
 
 
 def source_function(entry: str) -> str:

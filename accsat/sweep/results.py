@@ -7,13 +7,12 @@ a status and a message like any other, and the sweep goes on.
 
 from __future__ import annotations
 
-import csv
-import json
 import math
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from ..options import ORIG
+from ..toolchain import records
 from .cells import Cell
 
 OK = "ok"
@@ -100,7 +99,9 @@ def speedups(results: list[Result]) -> dict[Cell, float]:
     out: dict[Cell, float] = {}
     for cell, basis in speedup_basis(results).items():
         r, b = by_cell[cell], base[cell.group]
-        out[cell] = r.mops / b.mops if basis == "Mop/s" else b.seconds / r.seconds
+        num, den = (r.mops, b.mops) if basis == "Mop/s" else (b.seconds, r.seconds)
+        assert num is not None and den is not None  # speedup_basis: both were measured
+        out[cell] = num / den
     return out
 
 
@@ -167,17 +168,14 @@ def line(r: Result) -> str:
 
 
 def write_csv(results: list[Result], path: Path) -> None:
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(CSV_COLUMNS))
-        w.writeheader()
-        w.writerows(rows(results))
+    records.write_csv(path, CSV_COLUMNS, rows(results))
 
 
 def write_json(results: list[Result], path: Path) -> None:
     sp, cpu = speedups(results), cpu_speedups(results)
     data = [{**r.to_dict(), "speedup": sp.get(r.cell), "cpu_speedup": cpu.get(r.cell)}
             for r in results]
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    records.write_json(path, data)
 
 
 def _round(value: float | None, digits: int) -> float | None:

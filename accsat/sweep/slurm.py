@@ -25,20 +25,29 @@ import json
 import secrets
 import shlex
 import shutil
-import subprocess
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import cast
 
 from tqdm import tqdm
 
-from . import jobspec, procs
-from .cache import read_json, write_record
+from ..toolchain import process
+from ..toolchain.records import read_json, write_json
+from . import jobspec
 from .cells import Cell
-from .executor import CellWork, Detached, Done, Executor, ExecutorError, LocalExecutor
+from .executor import (
+    CellWork,
+    Detached,
+    Done,
+    Executor,
+    ExecutorError,
+    JobWork,
+    LocalExecutor,
+)
 from .results import COMPILER_NOT_FOUND, JOB_FAILED, NO_GPU, Result, line
 
 # squeue's states of a job that is over (the rest: still queued, running or held)
@@ -126,13 +135,13 @@ class Queue:
             "--format=%i|%T|%j",
         ]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
+            done = process.capture(cmd, timeout=60)
+        except OSError:
             return None
-        if proc.returncode != 0:
+        if not done.ok:
             return None
         queue = Queue()
-        for row in proc.stdout.splitlines():
+        for row in done.out.splitlines():
             task, _, rest = row.strip().partition("|")
             state, _, name = rest.partition("|")
             queue.states[task] = state.split()[0] if state else ""
@@ -140,11 +149,14 @@ class Queue:
         return queue
 
 
-def _slurm(*cmd: str) -> subprocess.CompletedProcess:
+def _slurm(*cmd: str) -> process.Captured:
     try:
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        done = process.capture(cmd, timeout=120)
+    except OSError as exc:
         raise ExecutorError(f"{cmd[0]}: {exc}") from None
+    if done.timed_out:
+        raise ExecutorError(f"{cmd[0]}: no answer in 120 s")
+    return done
 
 
 # -- submissions on disk -----------------------------------------------------------------
@@ -162,7 +174,7 @@ class Submission:
         return f"accsat-{self.folder.name}"
 
     def save(self) -> None:
-        write_record(
+        write_json(
             self.folder / "job.json",
             {
                 "work": self.work,
@@ -235,7 +247,7 @@ class Task:
 
     def failed(self, state: str | None) -> Result:
         how = f"ended {state}" if state else "left the queue"
-        lines = [s.strip() for s in procs.tail(self.log).splitlines() if s.strip()]
+        lines = [s.strip() for s in process.tail(self.log).splitlines() if s.strip()]
         # Slurm's own word on it ("*** JOB 12 ... DUE TO TIME LIMIT ***") else the last line
         said = [s for s in lines if "***" in s][-1:] or lines[-1:]
         return Result(
@@ -290,10 +302,11 @@ class SlurmExecutor:
         if shutil.which("sbatch") is None or shutil.which("squeue") is None:
             raise ExecutorError("--executor slurm: sbatch and squeue are not on PATH")
         spec = self._spec(work)
+        job = cast(JobWork, work)  # _spec checked that it is one
         queue = Queue.read()
         if queue is None:
             raise ExecutorError("--executor slurm: squeue does not answer (is Slurm up?)")
-        waiting = self._earlier(cells, work, queue, done)
+        waiting = self._earlier(cells, job, queue, done)
         if waiting:
             self.say(
                 f"slurm: {len(waiting)} cells still queued or running in job(s) "
@@ -302,9 +315,9 @@ class SlurmExecutor:
             )
         left = [c for c in cells if c not in waiting and c not in self._collected]
         if left and self.options.build_where == "local":
-            left = self._build_here(left, work, done)
+            left = self._build_here(left, job, done)
         if left:
-            fps = [work.fingerprint(c) for c in left]  # type: ignore[attr-defined]
+            fps = [job.fingerprint(c) for c in left]
             sub = self._submit(Submission.new(self.folder, spec, left, fps))
             waiting.update({t.cell: t for t in (Task(sub, i) for i in range(len(left)))})
         self._jobs = {t.sub.job_id for t in waiting.values()}
@@ -321,7 +334,7 @@ class SlurmExecutor:
         except (jobspec.NotSendable, TypeError, ValueError) as exc:
             raise ExecutorError(f"--executor slurm: {exc}") from None
 
-    def _earlier(self, cells: list[Cell], work: CellWork, queue: Queue,
+    def _earlier(self, cells: list[Cell], work: JobWork, queue: Queue,
                  done: Done) -> dict[Cell, Task]:
         """Tasks of earlier submissions still queued or running for these cells: waited
         for, not submitted again; one for other settings is cancelled (it would write
@@ -360,7 +373,7 @@ class SlurmExecutor:
                     _slurm("scancel", task.id)
         return adopted
 
-    def _finished_since(self, task: Task, work: CellWork) -> bool:
+    def _finished_since(self, task: Task, work: JobWork) -> bool:
         try:
             written = task.outcome_path.stat().st_mtime
         except FileNotFoundError:
@@ -368,7 +381,7 @@ class SlurmExecutor:
         return (written >= self._since
                 and task.sub.fingerprints[task.index] == work.fingerprint(task.cell))
 
-    def _build_here(self, cells: list[Cell], work: CellWork, done: Done) -> list[Cell]:
+    def _build_here(self, cells: list[Cell], work: JobWork, done: Done) -> list[Cell]:
         """``--build-where local``: build here first; the jobs then only run."""
         if getattr(work, "build", None) is None:
             raise ExecutorError("--build-where local: this command's work has no build step")
@@ -380,7 +393,8 @@ class SlurmExecutor:
             else:  # the build failed: that is the cell's result
                 done(cell, result)
 
-        LocalExecutor(self.jobs).execute(cells, _BuildStep(work), built)
+        # a build step's result is None when the cell is ready to run: built() takes it
+        LocalExecutor(self.jobs).execute(cells, _BuildStep(work), built)  # type: ignore[arg-type]
         return [c for c in cells if c in ready]
 
     def _submit(self, sub: Submission) -> Submission:
@@ -404,10 +418,10 @@ class SlurmExecutor:
         ]
         (sub.folder / "submit.sh").write_text(shlex.join(cmd) + "\n")
         proc = _slurm(*cmd)
-        if proc.returncode != 0:
-            why = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+        if not proc.ok:
+            why = (proc.err.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
             raise ExecutorError(f"sbatch: {why} (the command is in {sub.folder / 'submit.sh'})")
-        sub.job_id = proc.stdout.strip().split(";")[0]
+        sub.job_id = proc.out.strip().split(";")[0]
         sub.save()
         self.say(
             f"slurm: submitted job {sub.job_id}: {len(sub.cells)} cells (logs in {sub.folder})"
@@ -468,10 +482,10 @@ class SlurmExecutor:
 class _BuildStep:
     """A work whose ``cell`` only builds (for a LocalExecutor): None when ready to run."""
 
-    work: CellWork
+    work: JobWork
 
     def cell(self, cell: Cell) -> Result | None:
-        return self.work.build(cell)  # type: ignore[attr-defined]
+        return self.work.build(cell)
 
     def show(self, cell: Cell) -> None:
         self.work.show(cell)

@@ -60,6 +60,7 @@ def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> l
                                    if b == "coarse time"}
     blocks = []
     groups: dict[tuple[str, str, str], list[Result]] = {}
+    r: Result | None  # below: the cell of a benchmark and variant, if any
     for r in results:
         groups.setdefault((r.cell.compiler, r.cell.target, r.cell.size), []).append(r)
     for (compiler, target, size), rs in groups.items():

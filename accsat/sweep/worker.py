@@ -17,8 +17,8 @@ import socket
 import sys
 from pathlib import Path
 
+from ..toolchain.records import read_json, write_json
 from . import jobspec
-from .cache import read_json, write_record
 from .cells import Cell
 
 
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"accsat worker: {cell.key} stopped (no result)", file=sys.stderr)
         return 143
     result.executor, result.job_id = ran_by  # whatever the work stamped
-    write_record(
+    write_json(
         folder / f"{index}.json",
         {"job_id": ran_by[1], "host": socket.gethostname(), "result": result.to_dict()},
     )

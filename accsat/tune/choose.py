@@ -66,13 +66,13 @@ def choose(rows: dict[str, dict], about: dict) -> Choice:
     base = times(rows.get(ORIG, {}))
     if not base:
         return keep("no time for orig")
-    m0 = median(base)
+    m0 = statistics.median(base)
     if m0 < MIN_SECONDS:
         return keep(f"too short to time ({m0:.2g} s per run)")
     # a variant that rewrote no kernel of the construct compiled orig's code: any
     # difference in its time is noise, not a gain
     medians = {
-        c: median(times(r))
+        c: statistics.median(times(r))
         for c, r in rows.items()
         if c != ORIG and times(r) and r.get("rewritten", True)
     }

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import statistics
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -155,6 +156,7 @@ def tune(
     db_path = Path(db).resolve() if db else root / DB_NAME
     configs = [ORIG, *(v for v in parse_variants(variants) if v != ORIG)]
     exclude = (out_dir, db_path)
+    candidate = out_dir / "tuned-db.json"  # the database the check builds with
     suite = TuneSuite(
         root,
         build_cmd,
@@ -164,7 +166,7 @@ def tune(
         runs,
         timeout,
         build_timeout,
-        db=out_dir / "tuned-db.json",
+        db=candidate,
         tree=tree_fingerprint(root, exclude),
         exclude=exclude,
     )
@@ -189,7 +191,7 @@ def tune(
     verified = [r.cell.variant for r in measured if r.ok]
     for fallback in (False, True):
         database = _database(suite, choices, measured)
-        database.save(suite.db)
+        database.save(candidate)
         # the check: tuned beside every verified configuration again, in rounds of
         # their own (named by the database: another choice, another confirmation)
         names = [*verified, TUNED]
@@ -307,13 +309,14 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
 
 def _best_uniform(results: list[Result]) -> Result | None:
     ok = [r for r in results if r.ok and r.times]
-    return min(ok, key=lambda r: median(r.times)) if ok else None
+    return min(ok, key=lambda r: statistics.median(r.times)) if ok else None
 
 
 def _slower(tuned: Result, best: Result) -> bool:
     """Slower than ``best`` by more than the noise of either's runs."""
     noise = max(spread(tuned.times), spread(best.times), NOISE_FLOOR)
-    return median(tuned.times) > median(best.times) * (1 + noise)
+    t, b = median(tuned.times), median(best.times)
+    return t is not None and b is not None and t > b * (1 + noise)
 
 
 def _uniform(c: Choice, config: str) -> Choice:

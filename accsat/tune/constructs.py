@@ -30,7 +30,6 @@ _LINE = re.compile(r"#\s*(?:line\s+)?\d+")
 _LINE_DIRECTIVE = re.compile(
     r'^[ \t]*#[ \t]*(?:line[ \t]+)?(\d+)(?:[ \t]+"((?:[^"\\\n]|\\.)*)")?', re.M
 )
-_OMP_NOT_COMPUTE = {"data", "enter", "exit", "update", "declare", "end"}
 # a range of device functions (OpenMP 4.5 and 5.x spellings); a construct in one
 # runs on the device, where the host's clock does not exist
 _DECLARE_TARGET = re.compile(r"omp\s+(begin\s+)?declare\s+target\s*$")
@@ -115,11 +114,7 @@ def _pragma_text(directive: str) -> str | None:
 
 
 def _is_compute(d: directives.Directive) -> bool:
-    if d.model == "acc":
-        return d.is_region
-    if d.model == "omp":
-        return d.is_region and not _OMP_NOT_COMPUTE & set(d.words)
-    return False
+    return d.is_region  # the directives' table: ``target data``/``update`` open none
 
 
 def _conditional_before_statement(toks: list[Token], i: int, end: int) -> str:

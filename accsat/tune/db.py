@@ -128,13 +128,14 @@ def choices(
     for e in mine:
         by_hash.setdefault(e.hash, []).append(e)
     lines = {e.line for e in mine}
-    ranges, notes = [], []
+    ranges: list[tuple[int, int, str]] = []
+    notes: list[str] = []
     for c in constructs.find(text):
-        e = exact.get((c.line, c.hash))
-        if e is None and len(by_hash.get(c.hash, ())) == 1:
-            e = by_hash[c.hash][0]  # moved, not changed
-        if e is not None:
-            ranges.append((c.line, c.last_line, e.config))
+        found = exact.get((c.line, c.hash))
+        if found is None and len(by_hash.get(c.hash, ())) == 1:
+            found = by_hash[c.hash][0]  # moved, not changed
+        if found is not None:
+            ranges.append((c.line, c.last_line, found.config))
         elif c.line in lines:
             notes.append(
                 f"{constructs.kernel_id(file_id, c.line)}: changed since it was tuned "

@@ -1,17 +1,16 @@
 """What ``accsat tune`` writes into ``--out``: programs.csv, kernels.csv, choice.csv.
 
-Every file is written whole or not at all (``fileio.write_atomically``): an
+Every file is written whole or not at all (:mod:`accsat.toolchain.records`): an
 interrupted tuning never leaves half a table.
 """
 
 from __future__ import annotations
 
-import csv
-import io
+import statistics
 from pathlib import Path
 
-from ..fileio import write_atomically
 from ..sweep.results import Result
+from ..toolchain.records import write_csv
 from .choose import Choice, median, times
 
 PROGRAM_COLUMNS = ("config", "median_seconds", "min_seconds", "runs", "verified")
@@ -55,7 +54,7 @@ def kernel_rows(results: list[Result]) -> list[dict]:
                     "file": k["file"],
                     "line": k["line"],
                     "config": r.cell.variant,
-                    "launches": round(median(launches)) if launches else None,
+                    "launches": round(statistics.median(launches)) if launches else None,
                     "seconds": _round(median(times(k))),
                 }
             )
@@ -77,14 +76,6 @@ def choice_rows(choices: list[Choice]) -> list[dict]:
         }
         for c in choices
     ]
-
-
-def write_csv(path: Path, columns: tuple[str, ...], rows: list[dict]) -> None:
-    buffer = io.StringIO()
-    w = csv.DictWriter(buffer, fieldnames=list(columns), lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    write_atomically(path, buffer.getvalue())
 
 
 def write_all(

@@ -128,7 +128,7 @@ def _legend(variants: list[str], hatched: bool) -> list:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles = [Patch(color=_COLOURS.get(v), label=v) for v in variants]
+    handles: list[Patch | Line2D] = [Patch(color=_COLOURS.get(v), label=v) for v in variants]
     if hatched:
         handles.append(
             Patch(

@@ -234,7 +234,7 @@ class KernelTime:
     timed: bool
     why: str = ""
     rewritten: bool = True  # whether accsat rewrote a kernel of it in this build
-    launches: int | None = 0
+    launches: int | float | None = 0
     seconds: float | None = 0.0
 
 

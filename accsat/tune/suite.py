@@ -25,12 +25,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__ as accsat_version
-from ..options import ORIG, TUNED
+from ..options import ORIG, TUNED, Options
+from ..settings import declared
+from ..sweep import BUILD_TIMEOUT, RUN_TIMEOUT, accsat_cc
 from ..sweep import __version__ as sweep_version
-from ..sweep import accsat_cc, procs
-from ..sweep.cache import fingerprint, read_json, write_record
+from ..sweep.cache import fingerprint
 from ..sweep.cells import Cell
 from ..sweep.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
+from ..toolchain import events, process
+from ..toolchain.records import read_json, write_json
 from . import profile
 
 TUNE_VERSION = "1"  # of this suite's builds and runs: part of every fingerprint
@@ -42,6 +45,7 @@ _OURS = (
     "ACCSAT_TUNE",
     "ACCSAT_BUILD_DIR",
     "ACCSAT_REPORT",
+    events.VARIABLE,
     "ACCSAT_KEEP",
 )
 
@@ -54,8 +58,8 @@ class TuneSuite:
     clean_cmd: str = ""
     check: str = ""  # a regular expression the output of every run must match
     runs: int = 3
-    timeout: float = 900.0  # per run
-    build_timeout: float = 3600.0
+    timeout: float = RUN_TIMEOUT  # per run
+    build_timeout: float = BUILD_TIMEOUT
     db: Path | None = None  # the database the tuned cell builds with
     tree: str = ""  # fingerprint of the directory's contents (tree_fingerprint)
     exclude: tuple[Path, ...] = ()  # inside ``dir``, not copied (the outputs, the database)
@@ -66,7 +70,7 @@ class TuneSuite:
         return None
 
     def build_key(self, cell: Cell) -> dict:
-        key = {
+        key: dict[str, object] = {
             "dir": str(self.dir),
             "tree": self.tree,
             "build": self.build_cmd,
@@ -78,6 +82,11 @@ class TuneSuite:
             # the timers are accsat's code too, orig included
             "accsat_code": accsat_cc.accsat_code(),
         }
+        # the user's rewrite settings reach every configuration's build (ACCSAT_FP_EXACT...)
+        settings = {s.env: os.environ[s.env] for s in declared(Options)
+                    if os.environ.get(s.env, "").strip() and s.env not in _OURS}
+        if settings:
+            key["settings"] = settings
         if cell.variant == TUNED:
             from .db import load
 
@@ -99,15 +108,15 @@ class TuneSuite:
             if isinstance(record, dict) and Path(record.get("artifact") or shared).exists():
                 return record
             record = self._build(cell.variant, shared)
-            write_record(shared / "build.json", record)
+            write_json(shared / "build.json", record)
             return record
 
     def _build(self, config: str, folder: Path) -> dict:
         tree = folder / "tree"
         copy_tree(self.dir, tree, self.exclude)
         log = folder / "build.log"
-        report = folder / "kernels.jsonl"
-        for stale in (log, report):
+        report, event_log = folder / "kernels.jsonl", folder / "events.jsonl"
+        for stale in (log, report, event_log):
             stale.unlink(missing_ok=True)
         env = self.environment(config, folder, tree)
         seconds = 0.0
@@ -115,7 +124,7 @@ class TuneSuite:
         for what, cmd in (("clean", self.clean_cmd), ("build", self.build_cmd)):
             if not cmd:
                 continue
-            done = procs.run(
+            done = process.run(
                 ["/bin/sh", "-c", cmd],
                 cwd=tree,
                 env=env,
@@ -127,7 +136,7 @@ class TuneSuite:
             record.update(
                 seconds=round(seconds, 3),
                 kernels=accsat_cc.kernel_summary(report),
-                fallbacks=accsat_cc.count_fallbacks(log.read_text(errors="replace")),
+                fallbacks=events.fallbacks(event_log),
             )
             if done.timed_out:
                 return {
@@ -151,7 +160,7 @@ class TuneSuite:
         prof = folder / "profile.jsonl"
         prof.unlink(missing_ok=True)
         env = {**self.environment(cell.variant, folder, tree), "ACCSAT_PROFILE": str(prof)}
-        done = procs.run(
+        done = process.run(
             ["/bin/sh", "-c", self.run_cmd], cwd=tree, env=env, timeout=self.timeout, stdout=out,
             timed=True,
         )
@@ -173,7 +182,7 @@ class TuneSuite:
             extra={"kernels": profile.rows(found), "bad_profile_lines": bad},
         )
 
-    def _failure(self, done: procs.Finished, out: Path) -> tuple[str, str] | None:
+    def _failure(self, done: process.Finished, out: Path) -> tuple[str, str] | None:
         if done.timed_out:
             return TIMEOUT, f"the run passed {self.timeout:g} s"
         if done.returncode != 0:
@@ -191,6 +200,7 @@ class TuneSuite:
             ACCSAT_REPORT=str(folder / "kernels.jsonl"),
             ACCSAT_DISABLE="1" if config == ORIG else "0",
         )
+        env[events.VARIABLE] = str(folder / "events.jsonl")
         if config == TUNED:
             env["ACCSAT_TUNE"] = str(self.db)
         elif config != ORIG:
@@ -234,5 +244,5 @@ def _safe(name: str) -> str:
 
 
 def _last_line(log: Path) -> str:
-    lines = [ln.strip() for ln in procs.tail(log, 4000).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in process.tail(log, 4000).splitlines() if ln.strip()]
     return lines[-1][:200] if lines else "no output"

@@ -1,12 +1,14 @@
 """Translation validation of accsat's rewrites.
 
 An interpreter for the C of kernel bodies (``interp``) runs each body before
-and after rewriting on random states (``states``) over a symbolic memory
+and after rewriting on random states (``states``), and on edge rounds made of the
+kernel's own constants and its types' limits (``edges``), over a symbolic memory
 (``memory``) and compares final memory, live-out variables and calls
 (``compare``). ``validate`` holds the entry points:
 
 * ``verify_body(kernel, symbols, new_body_text, options, defined=...)`` -> KernelVerdict
-  (the per-kernel hook for the pipeline: keep the rewrite unless ``verdict == "fail"``);
+  (the per-kernel hook for the pipeline: keep the rewrite unless ``verdict == "fail"``;
+  ``"weak"``: no difference, but most states were undefined behaviour in the original);
 * ``verify_file(original_path, rewritten_text, options)`` -> FileVerification
   (``.verdicts``, ``.text`` with failed kernels put back as written, ``.ok``);
 * ``format_table(verdicts)``, ``tolerance_for(options)``.

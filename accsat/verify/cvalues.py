@@ -188,7 +188,7 @@ def _float_to_int(lo: int, hi: int, name: str):
         xf = float(x)
         if xf != xf or math.isinf(xf):
             raise UB(f"conversion of {xf} to {name}")
-        r = math.trunc(xf) if not isinstance(x, F80) else int(np.trunc(x))
+        r = math.trunc(xf) if not isinstance(x, np.longdouble) else int(np.trunc(x))
         if r < lo or r > hi:
             raise UB(f"conversion of {xf!r} to {name} out of range")
         return r

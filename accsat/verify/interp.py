@@ -353,6 +353,7 @@ class _Compiler:
             obj = "str:" + text
             addr = (obj, 0)
             return ct.Pointer(ct.Scalar("char")), lambda st: addr
+        v: object
         try:
             if node.type == "char":
                 v, t = parse_char(text)
@@ -571,6 +572,7 @@ class _Compiler:
                     return v
                 return t, assign_var
             addr, tk, size = lv.addr, type_key(t), ct.sizeof(t)
+            assert addr is not None  # in memory
             _register(t)
 
             def assign_mem(st):
@@ -614,6 +616,7 @@ class _Compiler:
             return modify_var
         t = lv.t
         addr, tk, size, d = lv.addr, type_key(t), ct.sizeof(t), _register(t)
+        assert addr is not None  # in memory
 
         def modify_mem(st):
             a = addr(st)
@@ -748,6 +751,7 @@ class _Compiler:
             fo = fld.offset
             if fo == 0:
                 return _LV("mem", fld.type, addr=addr)
+            assert addr is not None  # in memory
 
             def member(st):
                 o, off = addr(st)
@@ -772,6 +776,7 @@ class _Compiler:
                 return v
             return t, read
         addr = lv.addr
+        assert addr is not None  # in memory
         if isinstance(t, ct.Array):
             return ct.Pointer(t.of), addr
         if isinstance(t, ct.Func):

@@ -108,10 +108,10 @@ def implementation(name: str):
             return lambda x: fn(F32(x))
         return lambda x: float(fn(np.float64(x)))
     if base in _BINARY_NP:
-        fn = _BINARY_NP[base]
+        fn2 = _BINARY_NP[base]
         if single:
-            return lambda x, y: fn(F32(x), F32(y))
-        return lambda x, y: float(fn(np.float64(x), np.float64(y)))
+            return lambda x, y: fn2(F32(x), F32(y))
+        return lambda x, y: float(fn2(np.float64(x), np.float64(y)))
     if base == "tgamma":
         return lambda x: wrap(_tgamma(float(x)))
     if base in _UNARY_PY:

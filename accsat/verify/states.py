@@ -23,6 +23,18 @@ replayed from its number.
   floats as for scalars, and in one trial out of four (not when comparing with a
   tolerance) more than half of them special (+-0, +-inf, nan, the smallest
   subnormal, 1e300); pointers point to fresh objects.
+* *Edge rounds* (``edge_round`` with the kernel's ``EdgeValues``, see ``edges``):
+  every numeric location of memory and every scalar that does not index takes
+  a value of its type's edge pool, the one at ``(round * stride + offset) mod
+  len(pool)`` with a stride and an offset hashed from the location and the pass
+  (``round // len(pool)``; a stride prime to the pool's length): in each pass
+  each location meets every edge value of its type once, with other partners
+  in the next pass (of a pool longer than half the rounds, its first values,
+  two passes of them). Pointers point to distinct objects. Integer scalars
+  that index are 1 or 2 in every round (the same locations are read in each);
+  objects that index read tiny or small values, and so do floats compared with
+  a tolerance (``finite``: edge values there only make cancellation and
+  overflow, which rewrites that may change a float result are allowed to change).
 """
 
 from __future__ import annotations
@@ -30,9 +42,13 @@ from __future__ import annotations
 import math
 import zlib
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, cast
 
 from ..frontend import ctypes as ct
 from .cvalues import F32, F80, Desc, desc
+
+if TYPE_CHECKING:
+    from .edges import EdgeValues
 
 MASK64 = (1 << 64) - 1
 
@@ -122,9 +138,17 @@ class TrialState:
     scalars: dict[str, object] = field(default_factory=dict)  # outer register variables
     sizes: dict[str, int | None] = field(default_factory=dict)  # declared objects
     aliasing: dict[str, str] = field(default_factory=dict)  # pointer -> what it points into
+    edges: EdgeValues | None = None  # set in edge rounds: the kernel's edge values
+    edge_round: int = -1
+    edge_span: int = 0  # > 0: the edge values of a type used are the first edge_span of its pool
+    finite: bool = False
     _bases: dict[str, int] = field(default_factory=dict, repr=False)  # object -> its hash
 
     def memory_value(self, obj: str, off: int, d: Desc, epoch: int):
+        if self.edges is not None and d[0] != "p" and obj not in self.edges.no_edge:
+            v = self.edge_value(mix(name_hash(obj), off, epoch, _KIND_CODE[d[0]]), d)
+            if v is not None:
+                return v
         base = self._bases.get(obj)
         if base is None:
             base = self._bases[obj] = mix(self.seed, self.trial, name_hash(obj))
@@ -134,12 +158,30 @@ class TrialState:
             return ("*" + f"{obj}@{off}" + (f"#{epoch}" if epoch else ""), 0)
         return value_from_hash(h, d, self.memory_mode, "")
 
+    def edge_value(self, h: int, d: Desc):
+        """The edge value of this round for the location hashed to ``h``: each pass of
+        ``len(pool)`` rounds gives every location each value of the pool once (of its
+        first ``edge_span`` values, when there are more)."""
+        assert self.edges is not None
+        pool = self.edges.pool(d, self.finite)
+        if not pool:  # floats compared with a tolerance: none
+            return None
+        n = min(len(pool), self.edge_span) if self.edge_span > 0 else len(pool)
+        h = mix(self.seed, h, self.edge_round // n)
+        stride = 1 + (h >> 32) % n if n > 1 else 1
+        while math.gcd(stride, n) != 1:
+            stride += 1
+        return pool[(self.edge_round * stride + h) % n]
+
     def call_value(self, name: str, count: int, d: Desc):
         h = mix(self.seed, self.trial, name_hash("call:" + name), count, _KIND_CODE[d[0]])
         return value_from_hash(h, d, SMALL, f"call:{name}#{count}")
 
     def describe(self) -> str:
-        parts = [f"trial {self.trial} (seed {self.seed})"]
+        if self.edges is not None:
+            parts = [f"edge round {self.edge_round} (seed {self.seed})"]
+        else:
+            parts = [f"trial {self.trial} (seed {self.seed})"]
         if self.aliasing:
             parts.append("aliasing " + ", ".join(f"{p}->{t}" for p, t in sorted(self.aliasing.items())))
         return "; ".join(parts)
@@ -148,12 +190,19 @@ class TrialState:
 def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
                objects: dict[str, tuple[str, ct.CType, int | None]],
                restrict: frozenset[str] = frozenset(), alias: bool | None = None,
-               finite: bool = False) -> TrialState:
+               finite: bool = False, edges: EdgeValues | None = None,
+               edge_round: int = -1, edge_rounds: int = 0) -> TrialState:
     """The inputs of trial ``trial``: values for the outer scalars ``scalars`` (name: type),
     sizes of the declared ``objects`` (name: (object, type, size)).
 
     ``finite``: no special float values (for rewrites that may reassociate, where
-    inf and nan are not expected to come out the same)."""
+    inf and nan are not expected to come out the same). ``edges`` and
+    ``edge_round`` (>= 0): edge round ``edge_round`` instead of trial ``trial``, of
+    ``edge_rounds`` in all (0: unknown): when a type's pool is longer than half of
+    them, its first ``edge_rounds // 2`` values (two passes of them)."""
+    if edges is not None and edge_round >= 0:
+        return _edge_state(seed, edge_round, edge_rounds // 2, scalars, objects, restrict,
+                           finite, edges)
     special_trial = trial % 8 in (3, 7) and not finite
     if trial % 5 == 4:
         memory_mode = MEDIUM if trial % 10 == 4 else WIDE
@@ -191,6 +240,36 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
         alias = trial % 2 == 1
     if alias:
         _alias(st, seed, trial, pointers, objects, restrict)
+    return st
+
+
+_EDGE_SALT = 0x6564676573  # edge rounds draw their other values apart from the trials'
+
+
+def _edge_state(seed: int, k: int, span: int, scalars, objects, restrict, finite: bool,
+                edges: EdgeValues) -> TrialState:
+    """Edge round ``k``: pointers to distinct objects (the random trials try aliasing);
+    edge values for the scalars that do not index; for those that do, 1 or 2 in every
+    round (a location read through them stays the same location, and meets every edge
+    value)."""
+    st = make_state(mix(seed, _EDGE_SALT), k, scalars, objects, restrict, alias=False,
+                    finite=finite)
+    st.memory_mode = TINY if k % 2 == 0 else SMALL
+    st.seed, st.edges, st.edge_round, st.edge_span, st.finite = seed, edges, k, span, finite
+    st.trial = -1 - k  # what takes no edge value differs from trial k's too
+    for name in sorted(scalars):
+        t = scalars[name]
+        if isinstance(t, ct.Pointer):
+            continue
+        d = desc(t)
+        h = mix(seed, _EDGE_SALT, name_hash(name))
+        v = st.edge_value(h, d) if name not in edges.no_edge else None
+        if v is not None:
+            st.scalars[name] = v
+        elif d[0] == "i":
+            st.scalars[name] = 1 + h % 2
+        else:
+            st.scalars[name] = value_from_hash(mix(h, k), d, SMALL, name)
     return st
 
 
@@ -239,5 +318,5 @@ def _alias(st: TrialState, seed: int, trial: int, pointers, objects, restrict) -
             shift = shifts[(h >> 20) % len(shifts)]
             st.scalars[name] = (obj, base + shift * unit)
             st.aliasing[name] = f"{obj}{base + shift * unit:+d}"
-        obj, off = st.scalars[name]
+        obj, off = cast("tuple[str, int]", st.scalars[name])
         others.append((elem, obj, off))

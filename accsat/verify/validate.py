@@ -1,5 +1,8 @@
 """Translation validation: run each kernel body before and after rewriting on
-random states and compare.
+random states and on edge rounds (``edges``: the kernel's constants, its types'
+limits) and compare. Verdicts: ``pass``, ``weak`` (no difference, but more than
+half the states tried were undefined behaviour in the original: not a failure),
+``fail``, ``unsupported``, ``unchanged``.
 
 Entry points:
 
@@ -27,17 +30,23 @@ from pycparser import c_ast, c_generator, c_parser
 from ..codegen.splice import Replacement, splice
 from ..egraph.rules import rulesets_for
 from ..errors import AccsatError
+from ..frontend import ctypes as ct
 from ..frontend.kernels import Kernel
 from ..frontend.load import load, read_source
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
+from ..options import Options
 from .compare import Tolerance, compare_runs
-from .cvalues import InvalidC, NotModelled, Trap
+from .cvalues import UB, Desc, InvalidC, NotModelled, Trap, desc, is_scalar
+from .edges import EdgeValues, kernel_edges
 from .interp import DEFAULT_STEP_LIMIT, Program, compile_body, execute
 from .states import make_state
 
-DEFAULT_TRIALS = 24
+DEFAULT_TRIALS = Options.verify_trials  # declared there (--trials, ACCSAT_TRIALS)
 DEFAULT_SEED = 20240917
+ATTEMPTS = 3  # random states tried per trial asked for, at most...
+MORE_ATTEMPTS = 8  # ...or this many while some states run but fewer than asked for
+EDGE_ROUNDS = 2  # edge rounds per trial asked for, at most
 
 _GEN = c_generator.CGenerator()
 
@@ -49,8 +58,11 @@ class KernelVerdict:
     index: int  # position of the kernel in the file (0-based, source order)
     line: int  # line of the kernel's ``for`` in the original file
     function: str
-    verdict: str  # "pass" | "fail" | "unsupported" | "unchanged"
-    states_tried: int = 0  # trial states run on the original
+    verdict: str  # "pass" | "weak" | "fail" | "unsupported" | "unchanged"
+    # weak: no difference found, but more than half the states tried were skipped for
+    # undefined behaviour in the original (the comparisons covered little); not a failure
+    states_tried: int = 0  # states run on the original: random ones and edge rounds
+    edge_rounds: int = 0  # of which edge rounds (the kernel's constants, type limits)
     skipped: int = 0  # states where the original had undefined behaviour or ran too long
     max_rel_error: float = 0.0  # largest relative difference of any compared float
     tolerance: Tolerance | None = None  # None: compared bit for bit
@@ -73,7 +85,8 @@ class KernelVerdict:
     def as_dict(self) -> dict:
         """For JSON reports: every field, the tolerance as a dict (None: bit-exact)."""
         out = {k: getattr(self, k) for k in ("index", "line", "function", "verdict",
-                                             "states_tried", "skipped", "max_rel_error",
+                                             "states_tried", "edge_rounds", "skipped",
+                                             "max_rel_error",
                                              "message", "skip_reasons", "file", "seconds")}
         out["tolerance"] = None if self.tolerance is None else {
             "rel": self.tolerance.rel, "abs": self.tolerance.abs,
@@ -112,9 +125,18 @@ def tolerance_for(options) -> Tolerance | None:
 def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS,
                     seed: int = DEFAULT_SEED, tolerance: Tolerance | None = None,
                     step_limit: int = DEFAULT_STEP_LIMIT, max_attempts: int | None = None,
-                    verdict: KernelVerdict | None = None) -> KernelVerdict:
-    """Run both programs on up to ``max_attempts`` states (default 3 x ``trials``) until
-    ``trials`` of them ran without undefined behaviour in the original; compare each.
+                    verdict: KernelVerdict | None = None,
+                    edges: EdgeValues | None = None) -> KernelVerdict:
+    """Run both programs on random states until ``trials`` of them ran without undefined
+    behaviour (or anything else that skips a state) in the original, and on the edge
+    rounds of ``edges`` (the kernel's constants, ``edges.kernel_edges``; None: the type
+    limits only) interleaved with them; compare each.
+
+    Random states: up to ``max_attempts`` (default ``ATTEMPTS`` x ``trials``, and up to
+    ``MORE_ATTEMPTS`` x ``trials`` while some states run but too few). Edge rounds: as
+    many as the largest edge pool of the kernel's types, at most ``EDGE_ROUNDS`` x
+    ``trials``. More than half the states tried skipped for undefined behaviour: the
+    verdict is ``weak`` rather than ``pass``.
 
     With a tolerance, a body that computes in float is compared with the float
     tolerance throughout (its rounding differences reach double results too); the
@@ -125,30 +147,45 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
         tolerance = replace(tolerance, rel=max(tolerance.rel, tolerance.rel_float),
                             abs=max(tolerance.abs, tolerance.abs_float))
     v.tolerance = tolerance
+    finite = tolerance is not None
     scalars = {n: t for n, (_s, t) in new.outer_vars.items()}
     scalars.update({n: t for n, (_s, t) in orig.outer_vars.items()})
     objects = dict(new.outer_objects)
     objects.update(orig.outer_objects)
     restrict = orig.restrict | new.restrict
+    edges = edges if edges is not None else EdgeValues()
+    rounds = edges.rounds(_descs(scalars, objects), finite, EDGE_ROUNDS * trials)
     reasons: Counter[str] = Counter()
-    good = 0
-    attempts = max_attempts if max_attempts is not None else 3 * trials
-    trial = 0
-    while good < trials and trial < attempts:
-        state = make_state(seed, trial, scalars, objects, restrict, finite=tolerance is not None)
-        trial += 1
+    good = ub = 0
+    attempts = max_attempts if max_attempts is not None else ATTEMPTS * trials
+    more = max_attempts if max_attempts is not None else MORE_ATTEMPTS * trials
+    trial = edge_round = 0
+    while True:
+        random = good < trials and (trial < attempts or good > 0 and trial < more)
+        if edge_round < rounds and (edge_round < trial or not random):
+            state = make_state(seed, 0, scalars, objects, restrict, finite=finite, edges=edges,
+                               edge_round=edge_round, edge_rounds=rounds)
+            edge_round += 1
+            v.edge_rounds += 1
+        elif random:  # random trials and edge rounds take turns
+            state = make_state(seed, trial, scalars, objects, restrict, finite=finite)
+            trial += 1
+        else:
+            break
         v.states_tried += 1
         try:
             ro = execute(orig, state, step_limit)
         except Trap as exc:
             v.skipped += 1
+            ub += isinstance(exc, UB)
             reasons[f"{exc.kind}: {_short(exc.reason)}"] += 1
             continue
         except (ArithmeticError, ValueError, TypeError, KeyError, RecursionError) as exc:
             v.verdict = "unsupported"
             v.message = f"interpreter error on the original: {type(exc).__name__}: {exc}"
             return v
-        good += 1
+        if state.edges is None:
+            good += 1
         try:
             rn = execute(new, state, step_limit)
         except Trap as exc:
@@ -168,11 +205,33 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
             v.message = f"{state.describe()}: " + "; ".join(cmp.problems)
             break
     v.skip_reasons = dict(reasons.most_common())
-    if v.verdict == "pass" and good == 0:
+    if v.verdict == "pass" and good == 0:  # edge rounds alone are no test of a kernel
         v.verdict = "unsupported"
         top = reasons.most_common(1)[0][0] if reasons else "no state"
         v.message = f"every state was skipped ({top})"
+    elif v.verdict == "pass" and 2 * ub > v.states_tried:
+        v.verdict = "weak"
+        top = next(r for r, _n in reasons.most_common() if r.startswith(UB.kind))
+        v.message = (f"{ub} of {v.states_tried} states skipped for undefined behaviour in "
+                     f"the original (mostly {top[len(UB.kind) + 2:]}): few states compared")
     return v
+
+
+def _descs(scalars: dict[str, ct.CType], objects) -> set[Desc]:
+    """The scalar types of the outer variables, of what they point to and of the objects."""
+    out: set[Desc] = set()
+    for t in list(scalars.values()) + [t for _o, t, _s in objects.values()]:
+        while isinstance(t, (ct.Pointer, ct.Array)):
+            if isinstance(t, ct.Pointer):
+                out.add(desc(t))
+                t = t.to
+            else:
+                t = t.of
+        if isinstance(t, ct.Struct):
+            out.update(desc(f.type) for f in t.fields or () if is_scalar(f.type))
+        elif is_scalar(t):
+            out.add(desc(t))
+    return out
 
 
 def _short(reason: str) -> str:
@@ -212,8 +271,10 @@ def verify_kernels(orig: Kernel, orig_symbols: FileSymbols, new_body: c_ast.Node
         except NotModelled as exc:
             v.verdict, v.message = "unsupported", f"rewritten: {exc}"
             return v
+        edges = kernel_edges([(orig.loop.stmt, orig.scope, orig_symbols),
+                              (new_body, new_scope, new_symbols)], defined, orig.address_taken)
         return verify_programs(p_orig, p_new, trials=trials, seed=seed, tolerance=tolerance,
-                               step_limit=step_limit, verdict=v)
+                               step_limit=step_limit, verdict=v, edges=edges)
     finally:
         v.seconds = time.perf_counter() - start
 
@@ -264,7 +325,7 @@ def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, option
     the pipeline has them; ``tolerance="auto"`` derives it from ``options``.
     Keep the rewrite unless the verdict is ``"fail"``.
     """
-    if tolerance == "auto":
+    if isinstance(tolerance, str):  # "auto"
         tolerance = tolerance_for(options) if options is not None else None
     try:
         body = parse_body(new_body_text, kernel.scope)
@@ -307,7 +368,7 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
     kernel's body put back as written.
     """
     original = Path(original)
-    if tolerance == "auto":
+    if isinstance(tolerance, str):  # "auto"
         tolerance = tolerance_for(options)
     orig_text = read_source(original) if original_text is None else original_text
     popts = options.preprocess
@@ -315,10 +376,11 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
     ko, so, defined_o = loaded.kernels, loaded.symbols, loaded.defined
     file = str(original)
     bodies = None if reparse else _bodies_in_place(orig_text, rewritten_text, ko)
+    verdicts: list[KernelVerdict]
     if bodies is not None:
         verdicts = []
         for i, (k, (text, span)) in enumerate(zip(ko, bodies, strict=True)):
-            if span is None or text == orig_text[k.span.start:k.span.end]:
+            if span is None or text == _written(orig_text, k):
                 verdicts.append(KernelVerdict(i, k.line, k.function, "unchanged", file=file,
                                               tolerance=tolerance))
                 continue
@@ -336,8 +398,7 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
             # a body printed partly as the user wrote it may use his macros: preprocess
             return verify_file(original, rewritten_text, options, trials=trials, seed=seed,
                                tolerance=tolerance, original_text=orig_text, reparse=True)
-        pieces = [(bodies[i][1][0], bodies[i][1][1], orig_text[ko[i].span.start:ko[i].span.end])
-                  for i in failed]
+        pieces = [(bodies[i][1][0], bodies[i][1][1], _written(orig_text, ko[i])) for i in failed]
         return FileVerification(verdicts, _splice(rewritten_text, pieces), failed)
     with tempfile.TemporaryDirectory(prefix="accsat-verify-") as tmp:
         path = Path(tmp) / original.name
@@ -346,7 +407,7 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
         new = load(path, replace(popts, flags=flags), text=rewritten_text,
                    main=options.line_directives or str(path), cache=False)
     kn, sn, defined_n = new.kernels, new.symbols, new.defined
-    verdicts: list[KernelVerdict] = []
+    verdicts = []
     if len(ko) != len(kn):
         msg = f"cannot match kernels: {len(ko)} in the original, {len(kn)} in the rewritten text"
         verdicts = [KernelVerdict(i, k.line, k.function, "fail", message=msg, file=file,
@@ -364,6 +425,13 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
                                        tolerance=tolerance, index=i, file=file))
     text, reverted = _restore(orig_text, rewritten_text, ko, kn, verdicts)
     return FileVerification(verdicts, text, reverted)
+
+
+def _written(text: str, k: Kernel) -> str:
+    """The body of ``k`` as written in ``text`` (a kernel mapped to the source)."""
+    span = k.span
+    assert isinstance(span, BodySpan)
+    return text[span.start:span.end]
 
 
 def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
@@ -422,7 +490,7 @@ def format_table(verdicts: list[KernelVerdict], title: str = "") -> str:
     for r in rows:
         lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
     for v in verdicts:
-        if v.message and v.verdict in ("fail", "unsupported"):
+        if v.message and v.verdict in ("fail", "unsupported", "weak"):
             lines.append(f"{v.location()}: {v.verdict}: {v.message}")
     tol = next((v.tolerance for v in verdicts if v.tolerance is not None), None)
     if tol is not None:

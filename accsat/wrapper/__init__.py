@@ -43,25 +43,33 @@ def run_main(argv: list[str]) -> int:
         return manage.run(argv)
     from .args import UsageError, classify
     from .config import Config
-    from .driver import PROG, exec_compiler, run, say
+    from .driver import PROG, event_log, exec_compiler, run, say
 
     try:
         inv = classify(argv)
     except UsageError as exc:
         say(f"{PROG}: {exc}")
         return 2
+    if inv.passthrough is None:  # a compile accsat-cc would rewrite (or disable = true)
+        from .ccache import run_by_cache, warning
+
+        cache = run_by_cache()
+        if cache is not None:
+            say(warning(cache, inv))
     cfg = Config.from_env()
     if cfg.disable or inv.passthrough is not None:
-        if cfg.log:
-            from .eventlog import EventLog
-
+        if cfg.log or cfg.events:
             why = "disabled" if cfg.disable else inv.passthrough
-            EventLog(cfg.log, lambda line: say(f"{PROG}: {line}"))("pass-through", why or "")
+            event_log(cfg)("pass-through", why or "")
         return exec_compiler(inv.command)
     if cfg.problems:
         for problem in cfg.problems:
             say(f"{PROG}: {problem}" + ("" if cfg.strict else "; compiling the original"))
-        return 2 if cfg.strict else exec_compiler(inv.command)
+        if cfg.strict:
+            return 2
+        if cfg.log or cfg.events:
+            event_log(cfg).fallback(None, "; ".join(cfg.problems))
+        return exec_compiler(inv.command)
     return run(inv, cfg)
 
 

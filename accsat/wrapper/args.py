@@ -8,8 +8,10 @@ launcher such as ``ccache`` may come first) into an :class:`Invocation`.
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass, field
+
+from ..toolchain.compilers import family_of
+from .fpflags import exact_because
 
 LAUNCHERS = frozenset({"ccache", "sccache", "distcc", "icecc", "buildcache", "pump"})
 
@@ -73,6 +75,7 @@ class Invocation:
     deps: bool = False  # -MD/-MMD: the compiler writes a dependency file
     dep_file: str | None = None  # -MF value
     output: str | None = None  # -o value
+    fp_exact: str | None = None  # the flag asking for exact floating point (fpflags.py)
 
     @property
     def command(self) -> list[str]:
@@ -102,20 +105,6 @@ def split_compiler(argv: list[str]) -> tuple[list[str], str, list[str]]:
         raise UsageError(f"the first argument must be the compiler, not '{argv[i]}' "
                          "(usage: accsat-cc COMPILER [ARGS...]; see accsat-cc --help)")
     return launcher, argv[i], argv[i + 1:]
-
-
-def family_of(compiler: str) -> tuple[str, bool]:
-    """(family, is a C++ driver) from the compiler's name, e.g. ``x86_64-linux-gnu-gcc-12``."""
-    name = os.path.basename(compiler)
-    name = re.sub(r"(-\d+(\.\d+)*|\d+(\.\d+)*)$", "", name)  # versioned names
-    cxx = name.endswith("++") or name in ("CC", "icpc", "icpx", "xlC") or name.endswith("g++")
-    if "clang" in name or name in ("icx", "icpx"):
-        return "clang", cxx
-    if name in ("nvc", "nvc++", "pgcc", "pgc++", "pgCC"):
-        return "nvc", cxx
-    if name.endswith(("gcc", "g++", "cc", "c++")) or name in ("c", "icc", "icpc"):
-        return "gcc", cxx
-    return "other", cxx
 
 
 def expand_response_files(args: list[str], depth: int = 0) -> list[str]:
@@ -208,4 +197,5 @@ def classify(argv: list[str]) -> Invocation:
         i += 1
     if inv.passthrough is None and not inv.sources:
         inv.passthrough = "no C source to rewrite"
+    inv.fp_exact = exact_because(args)
     return inv

@@ -11,10 +11,20 @@ written to a temporary file and renamed into place, so concurrent builds never
 see half of one; any problem with the cache only costs a rewrite (the caller is
 told once, through :attr:`Cache.problem`).
 
+File names do not split the cache (ccache's ``base_dir``, with the current
+folder as base): ``./f.c``, ``f.c``, ``sub/../f.c`` and the absolute name of a
+file under the current folder make one key (:func:`same_name`, in the options'
+file name and in the preprocessor's line markers); an entry remembers the name
+it was made for and is handed out under the caller's (its ``#line`` directives,
+its reports and error renamed).
+
 Beside the entries: ``stats.json`` (counters for ``accsat-cc --stats`` and the
 cache's size), changed only under an exclusive ``flock`` on ``stats.lock``, so
 ``make -j`` loses no count; past ``cache_max`` bytes the least recently used
 entries go (a hit renews an entry's modification time: atime is often off).
+
+A cache that cannot be written is said once per build, not once per call
+(``once.first_to_say``).
 """
 
 from __future__ import annotations
@@ -24,19 +34,25 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from .. import __version__
-from ..fileio import write_atomically
+from ..codegen.splice import c_string
+from ..fileio import readable, write_atomically
 
 FORMAT = "rewrite-v1"
 FINGERPRINTS = "fingerprints"
 STATS = "stats.json"
 _LOCK = "stats.lock"
+# a line marker of cpp (``# 12 "name" 1``) or a #line directive, and its file name
+_MARKER = re.compile(r'^(#(?:line)?[ \t]*\d+[ \t]+)"((?:[^"\\\n]|\\.)*)"', re.M)
 _CODE_SUFFIXES = (".py", ".egg", ".toml", ".h")
 # the libraries whose behaviour a rewrite depends on: their versions are in every key
 DEPENDENCIES = ("pycparser", "egglog", "pulp", "highspy")
@@ -154,13 +170,57 @@ def _write(path: Path, text: str) -> None:
 
 
 def key(preprocessed: str, text: bytes, options: str, store: Path | None = None) -> str:
-    """The cache key of one rewrite: accsat itself, the whole ``Options.key()``, the
-    file's bytes and what the preprocessor made of them."""
+    """The cache key of one rewrite: accsat itself, the whole ``Options.key()`` (see
+    :func:`options_key`), the file's bytes and what the preprocessor made of them (its
+    line markers' file names as :func:`same_name` spells them)."""
     h = hashlib.sha256(FORMAT.encode() + b"\0" + fingerprint(store).encode() + b"\0")
     h.update(options.encode() + b"\0")
     h.update(hashlib.sha256(text).digest())
-    h.update(hashlib.sha256(preprocessed.encode("utf-8", "surrogateescape")).digest())
+    markers = _MARKER.sub(lambda m: f'{m[1]}"{same_name(m[2])}"', preprocessed)
+    h.update(hashlib.sha256(markers.encode("utf-8", "surrogateescape")).digest())
     return h.hexdigest()
+
+
+def options_key(options: Any) -> str:
+    """``options.key()`` with the file name its ``#line`` directives use as
+    :func:`same_name` spells it (``./f.c`` and ``f.c`` share entries)."""
+    name = options.line_directives
+    return (replace(options, line_directives=same_name(name)) if name else options).key()
+
+
+def same_name(name: str) -> str:
+    """``name`` as cache keys spell it: normalised (``./f.c``, ``sub/../f.c``: ``f.c``),
+    relative to the current folder when it is under it (ccache's ``base_dir``). The
+    names in an entry are only labels (the key holds every byte read), so two names
+    of one file, or of two files alike, may share it."""
+    if os.path.isabs(name):
+        with contextlib.suppress(ValueError, OSError):
+            relative = os.path.relpath(name, os.getcwd())
+            if relative != ".." and not relative.startswith("../"):
+                name = relative
+    return os.path.normpath(name) if name else name
+
+
+def renamed(entry: dict, old: str, new: str) -> dict:
+    """An entry made for the file called ``old``, for the same file called ``new``:
+    the ``#line`` directives that name it, its kernels' reports and its error."""
+    if old == new:
+        return entry
+    out = dict(entry)
+    quoted_old, quoted_new = c_string(old), c_string(new)
+    if isinstance(out.get("text"), str):
+        out["text"] = _MARKER.sub(
+            lambda m: m[1] + quoted_new if f'"{m[2]}"' == quoted_old else m[0], out["text"])
+    file_old, file_new = str(readable(old)), str(readable(new))
+    if isinstance(out.get("kernels"), list):
+        out["kernels"] = [
+            {**k, "file": file_new} if isinstance(k, dict) and k.get("file") == file_old else k
+            for k in out["kernels"]
+        ]
+    error = out.get("error")
+    if isinstance(error, str) and error.startswith(file_old + ":"):
+        out["error"] = file_new + error[len(file_old):]
+    return out
 
 
 def why_not(exc: OSError) -> str:
@@ -178,7 +238,9 @@ class Cache:
     def _path(self, k: str) -> Path:
         return self.root / k[:2] / f"{k}.json"
 
-    def get(self, k: str) -> dict | None:
+    def get(self, k: str, name: str | None = None) -> dict | None:
+        """The entry of key ``k``, for the file called ``name`` (renamed from the name
+        it was made for); None when there is none."""
         path = self._path(k)
         try:
             with open(path, encoding="utf-8") as f:
@@ -188,13 +250,17 @@ class Cache:
             return None
         if not isinstance(entry, dict):
             return None
+        made_for = entry.pop("name", None)
+        if name is not None and not isinstance(made_for, str):
+            return None  # an entry of before names were kept: its #line may spell another
         with contextlib.suppress(OSError):
             os.utime(path)  # used now: the last to be evicted
-        return entry
+        return renamed(entry, made_for, name) if name is not None else entry
 
-    def put(self, k: str, entry: dict) -> int:
-        """Store ``entry``; the bytes written (0 when it could not be, see ``problem``)."""
-        data = json.dumps(entry)
+    def put(self, k: str, entry: dict, name: str | None = None) -> int:
+        """Store ``entry``, made for the file called ``name``; the bytes written (0 when
+        it could not be, see ``problem``)."""
+        data = json.dumps(entry if name is None else {**entry, "name": name})
         try:
             _write(self._path(k), data)
         except OSError as exc:

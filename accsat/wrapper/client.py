@@ -257,9 +257,11 @@ def _umask() -> int:
 why_not = ""  # why the last ask() answered None (for tests and debugging)
 
 
-def _unanswered(why: str) -> None:
+def _unanswered(why: str) -> dict | None:
+    """No answer (None), for ``why``."""
     global why_not
     why_not = why
+    return None
 
 
 def ask(path: str, options, timeout: float, idle: float, cache_dir: Path | None) -> dict | None:

@@ -20,17 +20,19 @@ import hashlib
 import os
 import re
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-from ..fileio import append_lines, write_atomically
+from ..fileio import append_lines, readable, write_atomically
+from ..toolchain import process
 from . import deps, workdir
 from .args import Invocation, Source
-from .cache import Cache, key, why_not
+from .cache import Cache, key, options_key, why_not
 from .config import PROG, Config
 from .eventlog import EventLog
+from .fpflags import note
+from .once import first_to_say
 from .rewrite import Outcome, rewrite
 
 # every kernel hangs off an OpenACC or OpenMP directive; cpp turns _Pragma into #pragma
@@ -77,23 +79,17 @@ def exec_compiler(cmd: list[str]) -> int:
 
 def run_compiler(cmd: list[str], capture: bool) -> tuple[int, bytes, bytes]:
     """(status, stdout, stderr); a compiler that cannot be run is said on stderr
-    (captured: in the bytes returned)."""
+    (captured: in the bytes returned). The user's compile: no time limit of ours."""
     try:
-        proc = subprocess.run(cmd, capture_output=capture)
+        done = process.foreground(cmd, capture=capture)
     except OSError as exc:
         rc, line = cannot_run(cmd[0], exc)
         if not capture:
             say(line)
             return rc, b"", b""
         return rc, b"", (line + "\n").encode()
-    return proc.returncode, proc.stdout or b"", proc.stderr or b""
-
-
-def readable(path: str) -> Path:
-    """``path`` for accsat to read: pathlib drops the ``./`` of ``./-dash.c`` and the
-    preprocessor would take the rest for an option, so such a name goes absolute."""
-    p = Path(path)
-    return p if not str(p).startswith("-") else Path(os.path.abspath(path))
+    assert done.returncode is not None  # foreground: no timeout
+    return done.returncode, done.stdout, done.stderr
 
 
 def replay(out: bytes, err: bytes) -> None:
@@ -133,14 +129,19 @@ def keep(folder: str, original: str, text: str) -> None:
         say(f"{PROG}: cannot keep {original} in {folder}: {exc.strerror}")
 
 
+def event_log(cfg: Config) -> EventLog:
+    """The call's debug log (ACCSAT_LOG) and event log (ACCSAT_EVENTS)."""
+    return EventLog(cfg.log, lambda why: say(f"{PROG}: {why}"), cfg.events)
+
+
 class Build:
-    def __init__(self, inv: Invocation, cfg: Config):
+    def __init__(self, inv: Invocation, cfg: Config, log: EventLog | None = None):
         self.inv = inv
         self.cfg = cfg
         self.workdir: workdir.Workdir | None = None
         self.cache = Cache(cfg.cache_dir, cfg.cache_max) if cfg.cache_dir is not None else None
         self.cache_said = False
-        self.log = EventLog(cfg.log, lambda why: say(f"{PROG}: {why}"))
+        self.log = log if log is not None else event_log(cfg)
         self.counts: dict[str, float] = {}  # for --stats (cache.COUNTERS)
         self.added = 0  # bytes written to the cache
         self.start = time.time()
@@ -150,16 +151,17 @@ class Build:
         self.counts[name] = self.counts.get(name, 0) + n
 
     def cache_problem(self) -> str | None:
-        """The one line that says the cache cannot be written (once per call); from then
-        on the call goes on without the cache."""
+        """The one line that says the cache cannot be written (once per build: see
+        once.first_to_say); from then on the call goes on without the cache."""
         if self.cache is None or self.cache.problem is None or self.cache_said:
             return None
         self.cache_said = True
         line = (f"{PROG}: cannot write the cache in {self.cache.folder}: {self.cache.problem};"
                 " going on without it")
         self.log("cache-error", self.cache.problem)
+        first = first_to_say(self.cache.folder, self.cache.problem)
         self.cache = None
-        return line
+        return line if first else None
 
     # -- accsat ------------------------------------------------------------------------------
     def outcome(self, src: Source, preprocess_options) -> tuple[Outcome, bool]:
@@ -181,17 +183,17 @@ class Build:
             self.count("no_kernel")
             self.log("no-kernel", src.path)
             return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
-        options = self.cfg.options(preprocess_options, src.path)
+        options = self.cfg.options(preprocess_options, src.path, self.inv.fp_exact is not None)
         if self.cfg.tune:
             from .tuning import tuned_options
 
             options, notes = tuned_options(self.cfg, options, src.path, text)
             self.notes += notes
-        k = key(preprocessed, text, options.key(), self.cfg.cache_dir)
+        k = key(preprocessed, text, options_key(options), self.cfg.cache_dir)
         if self.cache is not None:
-            entry = self.cache.get(k)
+            entry = self.cache.get(k, src.path)
             found = Outcome.from_entry(entry) if entry is not None else None
-            if found is not None:
+            if entry is not None and found is not None:
                 saved = entry.get("seconds", 0)
                 saved = saved if isinstance(saved, (int, float)) else 0
                 self.count("hits")
@@ -208,7 +210,8 @@ class Build:
                 f"{result.rewritten} of {len(result.kernels)} kernels rewritten")
         self.log("rewrite", f"{src.path}: {what} ({seconds:.3f} s)")
         if self.cache is not None and result.cacheable:
-            self.added += self.cache.put(k, {**result.entry(), "seconds": round(seconds, 3)})
+            self.added += self.cache.put(k, {**result.entry(), "seconds": round(seconds, 3)},
+                                         src.path)
         return result, False
 
     # -- the command ---------------------------------------------------------------------------
@@ -242,6 +245,8 @@ class Build:
 
         pp = PreprocessOptions(tuple(inv.cpp_flags), inv.openacc, inv.openmp)
         warnings: list[str] = []
+        if cfg.verbose and inv.fp_exact is not None:
+            say(f"{PROG}: {note(inv.fp_exact, cfg.options(pp, '', exact=True).fp_exact)}")
         chosen: list[tuple[int, Source, Outcome]] = []
         outcomes: list[Outcome] = []
         for n, src in enumerate(inv.sources):
@@ -252,7 +257,7 @@ class Build:
                 warnings.append(problem)
             if outcome.error is not None:
                 self.count("fallbacks")
-                self.log("fallback", f"{src.path}: {outcome.error}")
+                self.log.fallback(src.path, outcome.error)
                 if cfg.strict:
                     say(f"{PROG}: {outcome.error}")
                     return 1
@@ -262,7 +267,7 @@ class Build:
                          if (k.get("verification") or {}).get("verdict") == "fail"]
             if cfg.verbose:
                 say(f"{PROG}: {src.path}: {outcome.rewritten} of {len(outcome.kernels)} kernels "
-                    f"rewritten ({cfg.variant}{', cached' if cached else ''})")
+                    f"rewritten ({cfg.rewrite_settings.variant}{', cached' if cached else ''})")
             if outcome.rewritten:
                 if cfg.keep:
                     keep(cfg.keep, src.path, outcome.text or "")
@@ -296,10 +301,11 @@ class Build:
             self.workdir.release()
 
     def compile(self, chosen, outcomes: list[Outcome], warnings: list[str]) -> int:
-        inv, cfg = self.inv, self.cfg
+        inv, cfg, work = self.inv, self.cfg, self.workdir
+        assert work is not None  # acquired by run()
         done: list[tuple[Source, Outcome, str]] = []
         for n, src, outcome in chosen:
-            folder = os.path.join(self.workdir.path, str(n))
+            folder = os.path.join(work.path, str(n))
             os.mkdir(folder)
             path = os.path.join(folder, os.path.basename(src.path))
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
@@ -314,7 +320,7 @@ class Build:
                 prefixes = [(os.path.dirname(p) + "/",
                              os.path.dirname(s.path) + "/" if os.path.dirname(s.path) else "")
                             for s, _, p in done]
-                deps.fix(deps.candidates(inv.dep_file, inv.output), self.workdir.marker,
+                deps.fix(deps.candidates(inv.dep_file, inv.output), work.marker,
                          prefixes, self.start - 1, inv.family)
             self.finish(outcomes)
             for w in warnings:
@@ -328,7 +334,7 @@ class Build:
             reason = "the rewritten source did not compile"
             for s, o, _ in done:
                 self.count("fallbacks")
-                self.log("fallback", f"{s.path}: {reason}")
+                self.log.fallback(s.path, reason)
                 for k in o.kernels:
                     if k.get("status") == "rewritten":
                         k["status"], k["reason"] = "unchanged", reason + " (the original was compiled)"
@@ -374,10 +380,11 @@ EXEC = -(1 << 30)  # Build.run's answer for "run the original command as it is"
 def run(inv: Invocation, cfg: Config) -> int:
     """Rewrite and compile; the compiler's exit status (negative: the signal that ended it)."""
     previous = {s: signal.getsignal(s) for s in _STOP_SIGNALS[1:]}
+    log = event_log(cfg)
     try:
         for s in previous:
             signal.signal(s, _interrupt)
-        build = Build(inv, cfg)
+        build = Build(inv, cfg, log)
         rc = build.run()
         build.record(rc)
     except KeyboardInterrupt:
@@ -385,7 +392,10 @@ def run(inv: Invocation, cfg: Config) -> int:
     except Interrupted as stop:
         rc = -stop.signum
     except Exception as exc:  # a bug of ours: one line, then the user's own compile
-        say(f"{PROG}: internal error ({type(exc).__name__}: {exc}); compiling the original")
+        why = f"internal error ({type(exc).__name__}: {exc})"
+        say(f"{PROG}: {why}; compiling the original")
+        log.fallback(None, why)
+        log.close()
         rc = EXEC
     finally:
         for s, handler in previous.items():

@@ -1,7 +1,7 @@
 """The text of ``accsat-cc --help`` (also ``-h`` and ``--accsat-help``).
 
-The list of settings is made from config.SETTINGS, so a new setting is in the
-help as soon as it is in the table.
+The list of settings is made from config.SETTINGS (the declared settings), so a
+new setting is in the help as soon as it is declared.
 """
 
 from __future__ import annotations
@@ -71,6 +71,8 @@ The cache
     --zero-stats   set the statistics to zero
     --clear        remove every entry (the statistics stay)
     --show-config  every setting, its value and where it came from
+  ccache's spellings work too (-s or --show-stats, -z, -C, -p), and several
+  commands run in the order given (accsat-cc -z -s).
 
 The compile server
   A file the cache does not have is rewritten by this user's compile server,
@@ -78,6 +80,18 @@ The compile server
   exits after ACCSAT_SERVER_IDLE seconds without work (ACCSAT_SERVER=0: none).
   When it cannot be reached the file is rewritten by accsat-cc itself.
     --stop-server  stop this user's compile servers
+
+Floating point
+  Flags that ask for exact floating point (-ffp-contract=off or =on,
+  -frounding-math, -fno-associative-math, -ffp-model=strict or =precise,
+  nvc's -Mnofma, -gpu=nofma and -Kieee, ...; the last word wins, -ffast-math
+  cancels) make the rewrite exact, as ACCSAT_FP_EXACT=1: no FMA, no float
+  reassociation (ACCSAT_FP_EXACT=0 set explicitly keeps them).
+
+ccache
+  Put accsat-cc first: CC="accsat-cc ccache gcc". With CC="ccache accsat-cc
+  gcc" ccache does not see the ACCSAT_* settings and hands back objects made
+  with other ones; accsat-cc says so when it sees ccache run it.
 
 Settings
   Each is an environment variable or a key of @CONFIG@
@@ -90,18 +104,28 @@ More: docs/accsat-cc.md in accsat's sources.
 """
 
 
-def settings_text() -> str:
+def _rows(settings) -> list[str]:
     lines = []
-    for s in SETTINGS:
+    for s in settings:
         head = f"  {s.env}={s.metavar}"
-        default = s.default_value()
-        text = s.help if default in (None, False) else f"{s.help} (default {s.show(default)})"
+        shown = s.default_text or s.default_value() not in (None, False, ())
+        text = f"{s.help} (default {s.shown_default()})" if shown else s.help
         body = textwrap.wrap(text, 78 - 26)
         if len(head) > 24:
             lines.append(head)
             head = ""
         lines.append(f"{head:<26}{body[0]}")
         lines += [" " * 26 + more for more in body[1:]]
+    return lines
+
+
+def settings_text() -> str:
+    own = [s for s in SETTINGS if s.stage == "wrapper"]
+    rewrite = [s for s in SETTINGS if s.stage != "wrapper"]
+    lines = _rows(own)
+    lines += ["", "  The rewrite's settings, as accsat rewrite's options (ACCSAT_FP_EXACT=1 is",
+              "  --fp-exact, ACCSAT_MAX_NODES=N is --max-nodes N, ACCSAT_ILP=0 is --no-ilp):"]
+    lines += _rows(rewrite)
     return "\n".join(lines) + "\n"
 
 

@@ -2,7 +2,9 @@
 
 They read the settings and the cache folder and nothing else (no pipeline
 import), so they answer at once.  Output goes to stdout; a bad setting is one
-line on stderr each.
+line on stderr each.  ccache's spellings work too (``-s``/``--show-stats``,
+``-z``, ``-C``, ``-p``), and, as with ccache, several commands run in the order
+given (``accsat-cc -z -s``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,10 @@ from pathlib import Path
 from . import cache
 from .config import PROG, SETTINGS, Settings, read_settings
 
-COMMANDS = ("--stats", "--zero-stats", "--clear", "--show-config", "--stop-server")
+# ccache's names of the same commands
+ALIASES = {"-s": "--stats", "--show-stats": "--stats", "-z": "--zero-stats", "-C": "--clear",
+           "-p": "--show-config"}
+COMMANDS = ("--stats", "--zero-stats", "--clear", "--show-config", "--stop-server", *ALIASES)
 
 
 def _say(line: str) -> None:
@@ -68,15 +73,23 @@ def show_config(got: Settings) -> str:
 
 
 def run(argv: list[str]) -> int:
-    """One management command (``argv[0]`` in COMMANDS): its exit status."""
-    if len(argv) > 1:
-        _say(f"{argv[0]} takes no argument (got '{argv[1]}')")
+    """Management commands (each of ``argv`` in COMMANDS), in order: the exit status of
+    the last that failed (0 when none did)."""
+    extra = next((a for a in argv[1:] if a not in COMMANDS), None)
+    if extra is not None:
+        _say(f"{argv[0]} takes no argument (got '{extra}')")
         return 2
     got = read_settings()
     for problem in got.problems:
         _say(problem)
+    status = 0
+    for command in argv:
+        status = _one(ALIASES.get(command, command), got) or status
+    return status
+
+
+def _one(command: str, got: Settings) -> int:
     folder: Path = got.values["cache_dir"]
-    command = argv[0]
     if got.problems and command in ("--zero-stats", "--clear"):  # it may not be the folder meant
         return 1
     try:

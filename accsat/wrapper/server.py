@@ -39,6 +39,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import client, partner
 from .rewrite import _child, quiet_child, read_answer, timed_out, write_all
@@ -172,7 +173,7 @@ class Server:
                 raise OSError("another user")
             payload = client.recv_frame(conn)
             request = pickle.loads(payload) if payload is not None else None
-            if not isinstance(request, dict):
+            if payload is None or not isinstance(request, dict):
                 raise OSError("no request")
             conn.sendall(client.ACK)
         except Exception:  # a bad or vanished client costs nothing else
@@ -374,7 +375,7 @@ def enter(request: dict) -> dict | None:
     os.environ.clear()
     os.environ.update(request["env"])
     os.umask(request["umask"])
-    tempfile = sys.modules.get("tempfile")
+    tempfile: Any = sys.modules.get("tempfile")
     if tempfile is not None:
         tempfile.tempdir = None  # found again from this environment's TMPDIR
     return None

@@ -39,8 +39,9 @@ class Workdir:
         shutil.rmtree(self.path, ignore_errors=True)
         if self.fd is None:
             return
-        with contextlib.suppress(OSError):
-            os.unlink(self.lock)  # while still holding the lock
+        if self.lock is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.lock)  # while still holding the lock
         os.close(self.fd)
         self.fd = None
         with contextlib.suppress(OSError):  # fails while other calls use it

@@ -33,7 +33,7 @@ from accsat.codegen.printer import BodyPrinter, Printed, temp_prefix  # noqa: E4
 from accsat.codegen.program import Program  # noqa: E402
 from accsat.egraph.rules import rulesets_for  # noqa: E402
 from accsat.egraph.saturate import saturate  # noqa: E402
-from accsat.extract import extract, load_cost_model  # noqa: E402
+from accsat.extract import ExtractConfig, extract, load_cost_model  # noqa: E402
 from accsat.extract.costs import constants_free, preferring  # noqa: E402
 from accsat.frontend.source_map import BodySpan  # noqa: E402
 
@@ -268,7 +268,7 @@ def print_body(loaded: Loaded, options: Options) -> Printed:
     sat = saturate(ssa.terms, ssa.roots, rulesets_for(options), options.limits)
     roots = [sat.class_of[r] for r in ssa.roots]
     prices = preferring(constants_free(cost, sat.egraph), _written(ssa, sat), sat.egraph)
-    ext = extract(sat.egraph, roots, prices, use_ilp=options.use_ilp)
+    ext = extract(sat.egraph, roots, prices, ExtractConfig(use_ilp=options.use_ilp))
     program = Program(ssa)
     plan = make_plan(program, ext.choice, sat.class_of, options.bulk)
     indent, unit = _indentation(kernel, loaded.source)

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from accsat.egraph.graph import EGraph, ENode
-from accsat.extract import dag_cost, extract, ilp
+from accsat.extract import ExtractConfig, dag_cost, extract, ilp
 
 
 def node(cost: float, *children: int, tag: str = "") -> ENode:
@@ -46,7 +46,7 @@ def ladder(n: int) -> dict[int, list[ENode]]:
 @pytest.mark.parametrize("solver", ["highs", "cbc"])
 def test_greedy_optimal_is_proven_and_said(solver):
     g = graph(ladder(30))
-    res = extract(g, [0], attr_cost, solver=solver)
+    res = extract(g, [0], attr_cost, ExtractConfig(solver=solver))
     assert (res.cost, res.greedy_cost) == (35, 35)
     assert res.status == "optimal"
     assert res.ilp == "greedy-optimal"
@@ -191,8 +191,8 @@ def test_a_better_choice_than_greedy_is_not_lost_to_the_start():
 
 
 def test_no_ilp_and_no_time_are_off():
-    assert extract(graph(SHARING), [0], attr_cost, use_ilp=False).ilp == "off"
-    assert extract(graph(SHARING), [0], attr_cost, time_limit=0).ilp == "off"
+    assert extract(graph(SHARING), [0], attr_cost, ExtractConfig(use_ilp=False)).ilp == "off"
+    assert extract(graph(SHARING), [0], attr_cost, ExtractConfig(time_limit=0)).ilp == "off"
 
 
 def test_cycle_cuts_still_reach_the_optimum():
@@ -207,9 +207,9 @@ def test_cycle_cuts_still_reach_the_optimum():
 def test_a_gap_never_turns_a_proof_into_a_guess_or_a_guess_into_a_proof(gap):
     """Greedy's choice proven optimal stays proven with any gap (HiGHS's "nothing
     beats the cutoff" does not depend on it); SHARING's optimum is still found."""
-    ladder_res = extract(graph(ladder(30)), [0], attr_cost, gap=gap)
+    ladder_res = extract(graph(ladder(30)), [0], attr_cost, ExtractConfig(gap=gap))
     assert (ladder_res.status, ladder_res.ilp) == ("optimal", "greedy-optimal")
-    res = extract(graph(SHARING), [0], attr_cost, gap=gap)
+    res = extract(graph(SHARING), [0], attr_cost, ExtractConfig(gap=gap))
     assert res.cost == 70 and res.status in ("optimal", "feasible")
     assert res.ilp == ("optimal" if res.status == "optimal" else "gap")
 
@@ -225,5 +225,5 @@ def test_a_stop_within_the_gap_is_said_and_not_called_optimal(monkeypatch):
         return ilp.Round(step.values, "gap")
 
     monkeypatch.setattr(ilp.HighsEngine, "solve", within_gap)
-    res = extract(g, [0], attr_cost, gap=0.01)
+    res = extract(g, [0], attr_cost, ExtractConfig(gap=0.01))
     assert (res.cost, res.greedy_cost, res.status, res.ilp) == (70, 80, "feasible", "gap")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .gen import Kernel, ReplayChooser, gen_kernel
+from .choosers import ReplayChooser
+from .gen import Kernel, gen_kernel
 
 
 def replay(choices: list[int], k: str = "k0", model: str | None = None,

@@ -132,17 +132,3 @@ def test_an_executor_may_leave_a_verdict_of_this_machine_to_its_own(tmp_path):
     assert ex.given == [cells]  # XX too: its precheck is the other machine's to make
     assert [r.status for r in results] == [OK, OK]
 
-
-def test_timed_runs_have_a_fixed_memory_layout(tmp_path):
-    """Address-space randomisation off for timed runs, and for the processes they start."""
-    import os
-
-    from accsat.sweep import procs
-
-    if not os.path.exists("/proc/self/personality"):
-        pytest.skip("no /proc/self/personality (not Linux)")
-    out = tmp_path / "out"
-    for timed, expected in ((False, 0), (True, 0x0040000)):
-        procs.run(["/bin/sh", "-c", "cat /proc/self/personality"], tmp_path, {}, 30, out,
-                  timed=timed)
-        assert int(out.read_text(), 16) & 0x0040000 == expected

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from accsat.sweep.compilers import Compiler
 from accsat.sweep.jobspec import NotSendable, decode, encode, resolve
+from accsat.toolchain.compilers import Compiler
 from npb_harness.suite import NPBSuite
 from spec_harness.direct import DirectSuite
 from spec_harness.layout import SpecTree

@@ -93,9 +93,9 @@ def test_stdout_is_the_c_file_only_and_survives_a_closed_stdout(cfile, tmp_path)
     assert out.read_text().splitlines()[0] == KERNEL.splitlines()[0]
 
 
-def test_output_refuses_what_is_not_a_regular_file(cfile, tmp_path):
+def test_output_to_a_fifo_nobody_reads_fails_at_once(cfile, tmp_path):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     res = run("rewrite", str(cfile(KERNEL)), "-o", str(fifo))
-    assert res.exit_code == 2 and "not a regular file" in res.output
+    assert res.exit_code == 2 and "a FIFO no process reads" in res.output
     assert len(res.output.strip().splitlines()) == 1

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import pytest
 
+from accsat.options import Options
+from accsat.settings import NO_LIMIT, STAGES, declared
 from accsat.wrapper import config
-from accsat.wrapper.config import NO_LIMIT, SETTINGS, Config, read_settings
+from accsat.wrapper.config import SETTINGS, Config, read_settings
 
 from .conftest import wrap
 
@@ -31,15 +32,23 @@ def write_config(home, text: str):
     return path
 
 
-def test_every_setting_is_a_config_field_and_has_a_sane_default(home):
-    names = {f.name for f in dataclasses.fields(Config)}
+def test_every_setting_has_a_sane_default(home):
     for s in SETTINGS:
-        assert s.name in names and s.env == "ACCSAT_" + s.name.upper() and s.help
+        assert s.env == "ACCSAT_" + s.name.upper() and s.help and s.stage in STAGES
         value = s.default_value()
         if value is not None:  # the default is a value the setting's parser accepts
-            assert s.parse(value if isinstance(value, (bool, int, str)) else str(value)) == value
+            raw = value if isinstance(value, (bool, int, str, tuple)) else str(value)
+            assert s.parse(raw) == value
     cfg = Config.from_env({})
     assert (cfg.cache_dir, cfg.cache_max, cfg.timeout) == (home / ".cache" / "accsat", 10**9, 300)
+    assert cfg.rewrite_settings == Options()  # every rewrite setting at accsat rewrite's default
+
+
+def test_the_wrapper_reaches_every_rewrite_setting():
+    """accsat-cc reads every setting accsat rewrite takes as an option, by the same name."""
+    assert {s.name for s in declared(Options)} <= {s.name for s in SETTINGS}
+    assert {"fp_exact", "rules", "cost_model", "extract_gap", "extract_seconds", "max_nodes",
+            "fma_call", "registers"} <= {s.name for s in SETTINGS}
 
 
 @pytest.mark.parametrize(

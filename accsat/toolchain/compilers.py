@@ -1,6 +1,7 @@
-"""The one table of flags: per compiler family, programming model and target.
+"""Compiler families and the one table of flags: per family, programming model and target.
 
-Every suite reads it (NPB-ACC is all OpenACC; SPEC ACCEL 3xx is OpenACC, 5xx
+A family (``gcc``, ``clang``, ``nvc``) is read from the compiler's name, for
+accsat-cc as for the sweep. Every suite reads the table (NPB-ACC is all OpenACC; SPEC ACCEL 3xx is OpenACC, 5xx
 OpenMP target). A cell whose combination has a string instead of flags is
 recorded as "unsupported" with that string as the reason, never built.
 
@@ -13,17 +14,41 @@ device code so that ``ptxas`` can report on it; nothing runs).
 from __future__ import annotations
 
 import os
+import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..wrapper.args import family_of
-from .ptx import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
+from . import process
+
+OFFLOAD_FLAGS = (
+    "-foffload=nvptx-none",
+    "-foffload-options=nvptx-none=-misa=sm_80",
+    # gcc 12 asks ptxas to verify for sm_35, which CUDA 13 no longer knows
+    "-foffload-options=nvptx-none=-Wa,--no-verify",
+)
+
+# At link time the device code needs its own libm (SP and LU call sqrt in kernels).
+OFFLOAD_LINK_FLAGS = (*OFFLOAD_FLAGS, "-foffload-options=nvptx-none=-lm")
 
 FAMILIES = ("gcc", "clang", "nvc")
 MODELS = ("openacc", "openmp")
 TARGETS = ("host", "nvptx", "ptx")
+
+
+def family_of(compiler: str) -> tuple[str, bool]:
+    """(family, is a C++ driver) from the compiler's name, e.g. ``x86_64-linux-gnu-gcc-12``:
+    ``gcc``, ``clang``, ``nvc`` or ``other``."""
+    name = os.path.basename(compiler)
+    name = re.sub(r"(-\d+(\.\d+)*|\d+(\.\d+)*)$", "", name)  # versioned names
+    cxx = name.endswith("++") or name in ("CC", "icpc", "icpx", "xlC") or name.endswith("g++")
+    if "clang" in name or name in ("icx", "icpx"):
+        return "clang", cxx
+    if name in ("nvc", "nvc++", "pgcc", "pgc++", "pgCC"):
+        return "nvc", cxx
+    if name.endswith(("gcc", "g++", "cc", "c++")) or name in ("c", "icc", "icpc"):
+        return "gcc", cxx
+    return "other", cxx
 
 
 @dataclass(frozen=True)
@@ -124,11 +149,11 @@ def nvptx_offload(command: str) -> bool:
         with open(src, "w") as f:
             f.write(program)
         try:
-            proc = subprocess.run([*command.split(), "-fopenacc", *OFFLOAD_FLAGS, src, "-o",
-                                   os.path.join(tmp, "t")], capture_output=True, timeout=120)
-        except (OSError, subprocess.TimeoutExpired):
+            done = process.capture([*command.split(), "-fopenacc", *OFFLOAD_FLAGS, src, "-o",
+                                    os.path.join(tmp, "t")], timeout=120)
+        except OSError:
             return False
-    return proc.returncode == 0
+    return done.ok
 
 
 @lru_cache(maxsize=1)
@@ -138,7 +163,7 @@ def gpu_present() -> bool:
     if smi is None:
         return False
     try:
-        proc = subprocess.run([smi, "-L"], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
+        done = process.capture([smi, "-L"], timeout=30)
+    except OSError:
         return False
-    return proc.returncode == 0 and "GPU" in proc.stdout
+    return done.ok and "GPU" in done.out

@@ -1,8 +1,19 @@
-"""accsat.sweep.compilers: the flags table and compiler families."""
+"""accsat.toolchain.compilers: the flags table and compiler families."""
 
 from __future__ import annotations
 
-from accsat.sweep.compilers import FAMILIES, MODELS, TABLE, TARGETS, Compiler, Flags, flags_for
+import pytest
+
+from accsat.toolchain.compilers import (
+    FAMILIES,
+    MODELS,
+    TABLE,
+    TARGETS,
+    Compiler,
+    Flags,
+    family_of,
+    flags_for,
+)
 
 
 def test_flags_table_is_complete():
@@ -24,3 +35,15 @@ def test_families_are_read_from_the_name_as_accsat_cc_reads_them():
     odd = Compiler.parse("xlc")
     assert odd.family not in FAMILIES
     assert flags_for(odd, "openacc", "host") == "no flags for xlc openacc host in the table"
+
+
+@pytest.mark.parametrize("name, family, cxx", [
+    ("gcc", "gcc", False), ("gcc-12", "gcc", False), ("x86_64-linux-gnu-gcc-12", "gcc", False),
+    ("cc", "gcc", False), ("clang", "clang", False), ("clang-14", "clang", False),
+    ("/usr/lib/llvm-14/bin/clang", "clang", False), ("clang++", "clang", True),
+    ("nvc", "nvc", False), ("nvc++", "nvc", True), ("pgcc", "nvc", False),
+    ("g++", "gcc", True), ("c++", "gcc", True), ("icx", "clang", False), ("weirdcc", "gcc", False),
+    ("tcc8", "gcc", False), ("xlc", "other", False),
+])
+def test_family(name, family, cxx):
+    assert family_of(name) == (family, cxx)

@@ -1,0 +1,241 @@
+"""The one process runner: every child process accsat starts goes through here.
+
+Three ways to run a command:
+
+* :func:`run`: builds and benchmarks, output to files (``make``, a benchmark);
+* :func:`capture`: a tool whose output we read (cpp, ptxas, a probe, squeue);
+* :func:`foreground`: the user's own compile in ``accsat-cc``.
+
+The first two always have a timeout, and start the command in a new session:
+at the timeout (or on Ctrl-C of the sweep) the whole tree it started (make, the
+compilers, accsat-cc) ends, and nothing else. Those still running are tracked so
+that an interrupted sweep ends exactly those, by their group id (:func:`kill_all`).
+
+:func:`foreground` is the exception, on purpose: the user's compiler stays in
+the user's process group (a Ctrl-C at the terminal reaches it as it would
+without accsat) and takes as long as it takes without accsat; it ends with the
+wrapper when the wrapper is stopped.
+
+A command that cannot be started raises OSError, for the caller to say so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+_active: set[subprocess.Popen[bytes]] = set()
+_lock = threading.Lock()
+_DRAIN = 5.0  # seconds to collect what a killed command left in its pipes
+
+
+def _forget_in_child() -> None:
+    """A forked child (accsat-cc's rewrite, the compile server's) starts with no process
+    of its own, and with a lock no other thread may be holding."""
+    global _lock
+    _lock = threading.Lock()
+    _active.clear()
+
+
+os.register_at_fork(after_in_child=_forget_in_child)
+
+
+@dataclass
+class Finished:
+    returncode: int | None  # None: killed at the timeout
+    seconds: float  # wall clock
+    timed_out: bool
+    # user + system time of the process and the children it waited for; exact
+    # when nothing else of ours ends meanwhile (runs: always, they run alone)
+    cpu_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Captured:
+    """How a command ended and what it printed."""
+
+    returncode: int | None  # None: killed at the timeout
+    stdout: bytes
+    stderr: bytes
+    seconds: float  # wall clock
+
+    @property
+    def timed_out(self) -> bool:
+        return self.returncode is None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    @property
+    def out(self) -> str:
+        return self.stdout.decode("utf-8", "replace")
+
+    @property
+    def err(self) -> str:
+        return self.stderr.decode("utf-8", "replace")
+
+
+def unlimited_stack() -> None:
+    """NPB BT (and others) keep large arrays on the stack: class W segfaults with 8 MiB."""
+    try:
+        resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    except (ValueError, OSError):  # a hard limit we may not raise: go as high as allowed
+        _, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.setrlimit(resource.RLIMIT_STACK, (hard, hard))
+
+
+_ADDR_NO_RANDOMIZE = 0x0040000  # linux/personality.h
+
+
+def fixed_layout() -> None:
+    """No address-space randomisation for a timed run (Linux; elsewhere nothing): with
+    it, the same NPB CG class W binary took 0.16 s or 0.21 s from one run to the next
+    on our 2-core test host, as its arrays happened to land; without it, 0.16 s every
+    time. Inherited by the shell's children (``setarch -R`` does the same)."""
+    import ctypes
+
+    try:
+        personality = ctypes.CDLL(None, use_errno=True).personality
+    except (OSError, AttributeError):
+        return
+    current = personality(0xFFFFFFFF)
+    if current != -1:
+        personality(current | _ADDR_NO_RANDOMIZE)
+
+
+def run(cmd: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
+        stdout: Path, stderr: Path | None = None, stdin: Path | None = None,
+        big_stack: bool = False, append: bool = False, timed: bool = False) -> Finished:
+    """Run ``cmd``; its output goes to ``stdout`` (and ``stderr``, else the same file).
+    ``timed``: a run whose time is compared (fixed memory layout, :func:`fixed_layout`)."""
+
+    def prepare() -> None:
+        if big_stack:
+            unlimited_stack()
+        if timed:
+            fixed_layout()
+
+    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(stdout, "ab" if append else "wb") as out, \
+            open(stderr, "wb") if stderr else _same(out) as err, \
+            open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp:
+        proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=inp, stdout=out, stderr=err,
+                                start_new_session=True,
+                                preexec_fn=prepare if big_stack or timed else None)
+        with _tracked(proc):
+            try:
+                proc.wait(timeout=timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                _kill(proc)
+                timed_out = True
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Finished(None if timed_out else proc.returncode, seconds, timed_out, round(cpu, 4))
+
+
+def capture(cmd: Sequence[str], *, timeout: float, cwd: Path | str | None = None,
+            env: Mapping[str, str] | None = None) -> Captured:
+    """Run ``cmd`` with an empty standard input and its output in memory; at ``timeout``
+    seconds its whole process group is killed (``returncode`` None)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    with _tracked(proc):
+        try:
+            out, err = proc.communicate(timeout=timeout)
+            rc: int | None = proc.returncode
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            out, err = _drain(proc)
+            rc = None
+    return Captured(rc, out or b"", err or b"", time.perf_counter() - start)
+
+
+def foreground(cmd: Sequence[str], *, capture: bool) -> Captured:
+    """The user's own command (``accsat-cc``'s compile): in our process group, with our
+    standard input, its output captured or ours; no time limit of accsat's."""
+    start = time.perf_counter()
+    pipe = subprocess.PIPE if capture else None
+    proc = subprocess.Popen(list(cmd), stdout=pipe, stderr=pipe)
+    try:
+        out, err = proc.communicate()
+    except BaseException:  # the wrapper is stopped: the compile ends with it
+        proc.kill()
+        proc.wait()
+        raise
+    return Captured(proc.returncode, out or b"", err or b"", time.perf_counter() - start)
+
+
+def kill_all() -> None:
+    """End every process group this module started and that is still running."""
+    with _lock:
+        procs = list(_active)
+    for proc in procs:
+        _kill(proc)
+
+
+@contextlib.contextmanager
+def _tracked(proc: subprocess.Popen[bytes]):
+    """``proc`` known to :func:`kill_all` while it runs; killed if we are interrupted."""
+    with _lock:
+        _active.add(proc)
+    try:
+        yield
+    except BaseException:
+        _kill(proc)
+        raise
+    finally:
+        with _lock:
+            _active.discard(proc)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)  # the group we created: pid == pgid
+    proc.wait()
+
+
+def _drain(proc: subprocess.Popen[bytes]) -> tuple[bytes, bytes]:
+    """What a killed command had written (a grandchild that left the group and holds the
+    pipes open does not hold us past :data:`_DRAIN`)."""
+    try:
+        out, err = proc.communicate(timeout=_DRAIN)
+    except (subprocess.TimeoutExpired, ValueError, OSError):
+        return b"", b""
+    return out or b"", err or b""
+
+
+class _same:
+    """``open(...) if x else _same(out)``: the stdout file again, not closed twice."""
+
+    def __init__(self, f: IO[bytes]):
+        self.f = f
+
+    def __enter__(self) -> IO[bytes]:
+        return self.f
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def tail(path: Path, chars: int = 2000) -> str:
+    """The end of a log, for messages."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return ""
+    return data[-chars:].decode(errors="replace")

@@ -1,0 +1,132 @@
+"""NPB-ACC on a GPU: build offloaded binaries here (gcc nvptx), time them on a GPU machine.
+
+    python benchmarks/gpu_npb.py build --npb-root DIR --out gpu_bins \\
+        [--benchmarks BT,LU,SP] [--class W] [--configs orig,accsat,accsat:keep]
+    python3 benchmarks/gpu_npb.py run --dir gpu_bins [--runs 3]
+
+``build`` needs accsat, gcc-12-offload-nvptx and NPB-ACC; it makes one binary per
+benchmark and configuration (``orig``: plain gcc; ``VARIANT[:REGISTERS]``: through
+accsat-cc with ``ACCSAT_VARIANT`` and ``ACCSAT_REGISTERS``) and copies libgomp and its
+nvptx plugin beside them. ``run`` needs only Python 3 and the NVIDIA driver (a GPU
+machine with no compiler): the binaries run round-robin (every configuration once a
+round, ``--runs`` rounds), each round's NPB "Time in seconds" and verification are
+printed as they come, and the median per configuration with its ratio to ``orig``
+ends the table (``results.json`` too).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+OFFLOAD = ('-O3 -fopenacc -foffload=nvptx-none '
+           '-foffload-options=nvptx-none="-misa=sm_80 -Wa,--no-verify{}" -fgnu89-inline')
+COMPILE, LINK = OFFLOAD.format(""), OFFLOAD.format(" -lm") + " -lm"  # the device needs libm too
+LIBS = ("libgomp.so.1", "libgomp-plugin-nvptx.so.1")
+TIME = re.compile(r"Time in seconds\s*=\s*([0-9.eE+-]+)")
+VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
+
+
+def build(args: argparse.Namespace) -> int:
+    out = args.out.resolve()
+    (out / "bin").mkdir(parents=True, exist_ok=True)
+    (out / "lib").mkdir(exist_ok=True)
+    for lib in LIBS:
+        shutil.copy2(Path("/usr/lib/x86_64-linux-gnu") / lib, out / "lib" / lib)
+    failed = 0
+    for bench in args.benchmarks.split(","):
+        for config in args.configs.split(","):
+            name = f"{bench}.{args.cls}.{config.replace(':', '-').replace('+', '_')}"
+            tree = out / "trees" / name
+            shutil.rmtree(tree, ignore_errors=True)
+            shutil.copytree(args.npb_root / bench, tree, ignore=shutil.ignore_patterns("*.o", "*.x"))
+            variant, _, registers = config.partition(":")
+            env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
+            cc = "gcc"
+            if variant != "orig":
+                cc = "accsat-cc gcc"
+                env.update(ACCSAT_VARIANT=variant, ACCSAT_REGISTERS=registers or "any",
+                           ACCSAT_REPORT=str(out / f"{name}.kernels.jsonl"))
+            make = ["make", f"CC={cc}", "CLINK=gcc", f"CLASS={args.cls}", f"CFLAGS={COMPILE}",
+                    f"CLINKFLAGS={LINK}", "UCC=gcc"]
+            src = next(p for p in tree.iterdir() if p.is_dir() and (p / "Makefile").exists()
+                       and p.name not in ("common", "config", "sys"))
+            start = time.perf_counter()
+            log = out / f"{name}.build.log"
+            with log.open("w") as f:
+                ok = all(subprocess.run(cmd, cwd=src, env=env, stdout=f, stderr=subprocess.STDOUT,
+                                        timeout=3600).returncode == 0
+                         for cmd in (make[:1] + ["config"] + make[1:], make))
+            binary = next(src.glob(f"*.{args.cls}.x"), None)
+            if ok and binary is not None:
+                shutil.copy2(binary, out / "bin" / f"{name}.x")
+            else:
+                failed += 1
+            print(f"{name}: {'built' if ok else 'FAILED, see ' + str(log)} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        shutil.rmtree(out / "trees", ignore_errors=True)
+    return 1 if failed else 0
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = args.dir.resolve()
+    binaries = sorted((folder / "bin").glob("*.x"))
+    env = dict(os.environ, LD_LIBRARY_PATH=str(folder / "lib"), ACC_DEVICE_TYPE="nvidia")
+    times: dict[str, list[float]] = {b.stem: [] for b in binaries}
+    verified: dict[str, bool] = {b.stem: True for b in binaries}
+    for r in range(args.runs):
+        for b in binaries:
+            proc = subprocess.run([str(b)], env=env, capture_output=True, text=True,
+                                  timeout=args.timeout)
+            m = TIME.search(proc.stdout)
+            ok = proc.returncode == 0 and m is not None and VERIFIED.search(proc.stdout) is not None
+            verified[b.stem] &= ok
+            if m:
+                times[b.stem].append(float(m.group(1)))
+            print(f"round {r + 1} {b.stem}: {m.group(1) if m else '?'} s "
+                  f"{'verified' if ok else 'NOT VERIFIED rc=%d' % proc.returncode}", flush=True)
+            if not ok and not m:
+                print(proc.stdout[-800:], proc.stderr[-800:], sep="\n")
+    rows = {}
+    for stem, ts in times.items():
+        bench, cls, config = stem.split(".", 2)
+        base = times.get(f"{bench}.{cls}.orig")
+        med = statistics.median(ts) if ts else None
+        ref = statistics.median(base) if base else None
+        rows[stem] = {"median_s": med, "runs": ts, "verified": verified[stem],
+                      "speedup_vs_orig": ref / med if med and ref else None}
+        print(f"{stem:28} median {med if med is not None else float('nan'):9.3f} s  "
+              f"x{rows[stem]['speedup_vs_orig'] or float('nan'):.3f} vs orig  "
+              f"{'verified' if verified[stem] else 'NOT VERIFIED'}")
+    out = Path(os.environ.get("OUT", folder))
+    (out / "results.json").write_text(json.dumps(rows, indent=1))
+    return 0 if all(verified.values()) else 1
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build")
+    b.add_argument("--npb-root", type=Path, default=os.environ.get("NPB_ROOT"), required=False)
+    b.add_argument("--out", type=Path, required=True)
+    b.add_argument("--benchmarks", default="BT,LU,SP")
+    b.add_argument("--class", dest="cls", default="W")
+    b.add_argument("--configs", default="orig,accsat,accsat:keep")
+    r = sub.add_parser("run")
+    r.add_argument("--dir", type=Path, required=True)
+    r.add_argument("--runs", type=int, default=3)
+    r.add_argument("--timeout", type=float, default=300.0)
+    args = ap.parse_args()
+    return build(args) if args.cmd == "build" else run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,112 @@
+"""accsat.toolchain.process: the one process runner (timeouts, process groups, output)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import accsat
+from accsat.toolchain import process
+
+ROOT = Path(accsat.__file__).resolve().parent.parent
+RUNNER = ROOT / "accsat" / "toolchain" / "process.py"
+
+
+def gone(pid: int, within: float = 10.0) -> bool:
+    """``pid`` has ended (a zombie waiting for init counts) within ``within`` seconds."""
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_capture_returns_the_status_and_both_streams(tmp_path):
+    done = process.capture(["/bin/sh", "-c", "pwd; echo oops >&2; exit 3"], cwd=tmp_path,
+                           timeout=30)
+    assert (done.returncode, done.ok, done.timed_out) == (3, False, False)
+    assert done.out == f"{tmp_path}\n" and done.err == "oops\n"
+    assert process.capture(["/bin/sh", "-c", "cat"], timeout=30).stdout == b""  # stdin: empty
+
+
+def test_capture_kills_the_whole_group_at_the_timeout(tmp_path):
+    """The shell and the sleep it left in the background both end; what was printed stays."""
+    pids = tmp_path / "pids"
+    done = process.capture(
+        ["/bin/sh", "-c", f"sleep 600 & echo $! > {pids}; echo started; wait"], timeout=1)
+    assert done.timed_out and done.returncode is None and not done.ok
+    assert done.out == "started\n"
+    assert gone(int(pids.read_text()))
+
+
+def test_a_command_that_cannot_start_raises_oserror(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        process.capture([str(tmp_path / "no-such-tool")], timeout=30)
+    with pytest.raises(FileNotFoundError):
+        process.foreground([str(tmp_path / "no-such-compiler")], capture=True)
+
+
+def test_foreground_keeps_the_callers_process_group():
+    probe = "import os; print(os.getpgid(0))"
+    done = process.foreground([sys.executable, "-c", probe], capture=True)
+    assert done.ok and int(done.out) == os.getpgid(0)
+    alone = process.capture([sys.executable, "-c", probe], timeout=60)
+    assert int(alone.out) != os.getpgid(0)
+
+
+def test_run_writes_to_files_and_times_out(tmp_path):
+    out, err = tmp_path / "out", tmp_path / "err"
+    done = process.run(["/bin/sh", "-c", "echo a; echo b >&2"], tmp_path, {}, 30, out, err)
+    assert (done.returncode, done.timed_out) == (0, False)
+    assert (out.read_text(), err.read_text()) == ("a\n", "b\n")
+    done = process.run(["/bin/sh", "-c", "echo c; sleep 600"], tmp_path, {}, 1, out, append=True)
+    assert done.timed_out and done.returncode is None and out.read_text() == "a\nc\n"
+
+
+def test_timed_runs_have_a_fixed_memory_layout(tmp_path):
+    """Address-space randomisation off for timed runs, and for the processes they start."""
+    if not os.path.exists("/proc/self/personality"):
+        pytest.skip("no /proc/self/personality (not Linux)")
+    out = tmp_path / "out"
+    for timed, expected in ((False, 0), (True, 0x0040000)):
+        process.run(["/bin/sh", "-c", "cat /proc/self/personality"], tmp_path, {}, 30, out,
+                    timed=timed)
+        assert int(out.read_text(), 16) & 0x0040000 == expected
+
+
+def starters(path: Path) -> list[str]:
+    """How ``path`` starts child processes other than through the runner."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [node.module] if isinstance(node, ast.ImportFrom) else \
+                [a.name for a in node.names]
+            found += [f"{path.name}:{node.lineno}: imports subprocess"
+                      for n in names if n == "subprocess"]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id == "os" and node.attr in ("system", "popen", "spawnv",
+                                                            "spawnvp", "posix_spawn"):
+            found.append(f"{path.name}:{node.lineno}: os.{node.attr}")
+    return found
+
+
+def test_every_child_process_goes_through_the_runner():
+    files = [p for pkg in ("accsat", "npb_harness", "spec_harness")
+             for p in sorted((ROOT / pkg).rglob("*.py")) if p != RUNNER]
+    assert files and [s for p in files for s in starters(p)] == []
+
+
+def test_the_check_finds_a_direct_call(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import os\nfrom subprocess import run\nos.system('ls')\n")
+    assert starters(bad) == ["bad.py:2: imports subprocess", "bad.py:3: os.system"]

@@ -1,0 +1,1 @@
+"""Tests of accsat.verify (translation validation), one file per module or concern."""
