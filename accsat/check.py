@@ -17,10 +17,15 @@ from .pipeline import FileResult, rewrite_file
 from .verify import DEFAULT_SEED, DEFAULT_TRIALS, FileVerification, Tolerance, verify_file
 
 
-def check_file(path: Path, options: Options, *, trials: int = DEFAULT_TRIALS,
-               seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
-               progress: Callable[[int, int], None] | None = None,
-               ) -> tuple[FileResult, FileVerification]:
+def check_file(
+    path: Path,
+    options: Options,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None | str = "auto",
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[FileResult, FileVerification]:
     """Rewrite ``path`` with ``options`` (``progress``: as ``rewrite_file``'s), then
     validate every kernel of the result. Only ``fail`` verdicts are failures (``weak``
     is printed, not counted: the rewrite stays)."""
@@ -28,8 +33,15 @@ def check_file(path: Path, options: Options, *, trials: int = DEFAULT_TRIALS,
     result = rewrite_file(path, options, progress)
     try:
         with deep_recursion():  # the interpreter walks expressions recursively
-            ver = verify_file(path, result.text, options, trials=trials, seed=seed,
-                              tolerance=tolerance, original_text=read_source(path))
+            ver = verify_file(
+                path,
+                result.text,
+                options,
+                trials=trials,
+                seed=seed,
+                tolerance=tolerance,
+                original_text=read_source(path),
+            )
     except RecursionError:  # past what MAX_DEPTH leaves room for: one line, no traceback
         raise AccsatError("expression too deep to validate", str(path)) from None
     return result, ver

@@ -76,8 +76,16 @@ def progress_bar(label: str) -> Iterator[Callable[[int, int], None] | None]:
         if not bars:
             from tqdm import tqdm
 
-            bars.append(tqdm(total=total, desc=label, unit="kernel", leave=False,
-                             file=sys.stderr, delay=0 if total >= MANY_KERNELS else 1.0))
+            bars.append(
+                tqdm(
+                    total=total,
+                    desc=label,
+                    unit="kernel",
+                    leave=False,
+                    file=sys.stderr,
+                    delay=0 if total >= MANY_KERNELS else 1.0,
+                )
+            )
         bars[0].update(done - bars[0].n)
 
     try:
@@ -99,8 +107,9 @@ def rewrite_options(*, without: tuple[str, ...] = (), stages_without: tuple[str,
     """The options of the rewrite's settings, less those named in ``without`` and those
     read by a stage in ``stages_without`` (a command that never verifies takes neither
     ``--verify`` nor ``--trials``)."""
-    return setting_options(s for s in SETTINGS
-                           if s.name not in without and s.stage not in stages_without)
+    return setting_options(
+        s for s in SETTINGS if s.name not in without and s.stage not in stages_without
+    )
 
 
 def common_options(f):
@@ -110,12 +119,25 @@ def common_options(f):
         click.option("-I", "includes", multiple=True, metavar="DIR", help="include directory"),
         click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="define a macro"),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="undefine a macro"),
-        click.option("--openacc/--no-openacc", default=True, show_default=True,
-                     help="define _OPENACC while preprocessing"),
-        click.option("--openmp/--no-openmp", default=True, show_default=True,
-                     help="define _OPENMP while preprocessing"),
-        click.option("--report", "report_path", type=click.Path(dir_okay=False), default=None,
-                     help="append one JSON object per kernel (JSON Lines)"),
+        click.option(
+            "--openacc/--no-openacc",
+            default=True,
+            show_default=True,
+            help="define _OPENACC while preprocessing",
+        ),
+        click.option(
+            "--openmp/--no-openmp",
+            default=True,
+            show_default=True,
+            help="define _OPENMP while preprocessing",
+        ),
+        click.option(
+            "--report",
+            "report_path",
+            type=click.Path(dir_okay=False),
+            default=None,
+            help="append one JSON object per kernel (JSON Lines)",
+        ),
     ]
     for d in reversed(decorators):
         f = d(f)
@@ -128,8 +150,11 @@ def make_options(kw: dict) -> Options:
     flags += [f"-I{d}" for d in kw["includes"]]
     flags += [f"-D{d}" for d in kw["defines"]]
     flags += [f"-U{u}" for u in kw["undefines"]]
-    return build(Options, {s.name: kw[s.name] for s in SETTINGS if s.name in kw},
-                 preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]))
+    return build(
+        Options,
+        {s.name: kw[s.name] for s in SETTINGS if s.name in kw},
+        preprocess=PreprocessOptions(tuple(flags), kw["openacc"], kw["openmp"]),
+    )
 
 
 class _OneLineUsageError(click.UsageError):
@@ -215,9 +240,14 @@ class _Main(_LazyCommands):
             click.echo("accsat: interrupted", err=True)
             ctx.exit(130)
 
-    lazy = {"tune": Lazy("accsat.tune.cli", "tune",
-                         "Find, per kernel, the fastest variant on this machine (never slower "
-                         "than the code as written).")}
+    lazy = {
+        "tune": Lazy(
+            "accsat.tune.cli",
+            "tune",
+            "Find, per kernel, the fastest variant on this machine (never slower "
+            "than the code as written).",
+        )
+    }
 
 
 @click.group(cls=_Main, context_settings=CONTEXT_SETTINGS)
@@ -228,12 +258,23 @@ def main() -> None:
 
 @main.command()
 @click.argument("file", type=INPUT)
-@click.option("-o", "output", type=click.Path(dir_okay=False), default=None,
-              help="write the result here (the input itself only when named explicitly)")
+@click.option(
+    "-o",
+    "output",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="write the result here (the input itself only when named explicitly)",
+)
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
-@click.option("--tune", "tune_db", type=click.Path(dir_okay=False), default=None,
-              metavar="DB", help="a tuning database (accsat tune): each kernel the config "
-              "chosen for it (orig: as written), the others --variant")
+@click.option(
+    "--tune",
+    "tune_db",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="DB",
+    help="a tuning database (accsat tune): each kernel the config "
+    "chosen for it (orig: as written), the others --variant",
+)
 @rewrite_options()
 @common_options
 def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw) -> None:
@@ -257,8 +298,10 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
         if r.worth_a_warning:
             click.echo(f"accsat: {r.file}:{r.line}: kernel unchanged: {r.reason}", err=True)
         elif r.verification and r.verification["verdict"] == "unsupported":
-            click.echo(f"accsat: {r.file}:{r.line}: rewrite not verified: "
-                       f"{r.verification['message']}", err=True)
+            click.echo(
+                f"accsat: {r.file}:{r.line}: rewrite not verified: {r.verification['message']}",
+                err=True,
+            )
     if kw["report_path"]:
         append(kw["report_path"], jsonl(result.kernels))
     if output is not None:
@@ -268,24 +311,42 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
             fail(f"cannot write {output}: {exc.strerror or exc}")
     elif diff:
         original = path.read_bytes().decode("utf-8", "surrogateescape")
-        emit("".join(difflib.unified_diff(
-            original.splitlines(keepends=True), result.text.splitlines(keepends=True),
-            fromfile=file, tofile=f"{file} (accsat {options.variant})")))
+        emit(
+            "".join(
+                difflib.unified_diff(
+                    original.splitlines(keepends=True),
+                    result.text.splitlines(keepends=True),
+                    fromfile=file,
+                    tofile=f"{file} (accsat {options.variant})",
+                )
+            )
+        )
     else:
         emit(result.text)
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=INPUT)
-@click.option("--variant", "variants", multiple=True, type=click.Choice(list(VARIANTS)),
-              help="variant to check (repeatable; default: every variant)")
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    type=click.Choice(list(VARIANTS)),
+    help="variant to check (repeatable; default: every variant)",
+)
 @click.option("--seed", default=None, type=int, help="seed of the random states")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), default=None,
-              help="append one JSON object per kernel and variant (JSON Lines)")
+@click.option(
+    "--json",
+    "json_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="append one JSON object per kernel and variant (JSON Lines)",
+)
 @rewrite_options(without=("variant", "verify"))  # its own --variant; it always verifies
 @common_options
-def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
-          json_path: str | None, **kw) -> None:
+def check(
+    files: tuple[str, ...], variants: tuple[str, ...], seed: int | None, json_path: str | None, **kw
+) -> None:
     """Rewrite each FILE and translation-validate every kernel: a table per file and
     variant (states tried, skipped, max error, verdict); exit 1 if any kernel fails."""
     import json
@@ -299,9 +360,13 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
             try:
                 options = make_options({**kw, "variant": variant})
                 with progress_bar(f"{file} {variant}") as progress:
-                    result, ver = check_file(readable(file), options, trials=options.verify_trials,
-                                             seed=DEFAULT_SEED if seed is None else seed,
-                                             progress=progress)
+                    result, ver = check_file(
+                        readable(file),
+                        options,
+                        trials=options.verify_trials,
+                        seed=DEFAULT_SEED if seed is None else seed,
+                        progress=progress,
+                    )
             except AccsatError as exc:
                 fail(str(exc))
                 return
@@ -311,8 +376,12 @@ def check(files: tuple[str, ...], variants: tuple[str, ...], seed: int | None,
             emit(format_table(ver.verdicts, f"== {file} --variant {variant}") + "\n\n")
             failed += len(ver.failed)
             if json_path:
-                append(json_path, "".join(json.dumps({"variant": variant, **v.as_dict()}) + "\n"
-                                          for v in ver.verdicts))
+                append(
+                    json_path,
+                    "".join(
+                        json.dumps({"variant": variant, **v.as_dict()}) + "\n" for v in ver.verdicts
+                    ),
+                )
     if failed:
         click.echo(f"accsat: {failed} kernel rewrite(s) failed verification", err=True)
         sys.exit(1)
@@ -335,15 +404,26 @@ def _tune_choices(options: Options, file: str, db: str) -> Options:
 @main.command()
 @click.argument("files", nargs=-1, required=True, type=INPUT)
 @click.option("--json", "as_json", is_flag=True, help="print the JSON document (docs/advise.md)")
-@click.option("--compiler", "convention", type=click.Choice(["nvc", "gcc"]), default="nvc",
-              show_default=True, help="whose rules pick the thread index where compilers differ")
+@click.option(
+    "--compiler",
+    "convention",
+    type=click.Choice(["nvc", "gcc"]),
+    default="nvc",
+    show_default=True,
+    help="whose rules pick the thread index where compilers differ",
+)
 @click.option("--no-rewrite", is_flag=True, help="only the code as written (no rewritten stage)")
-@click.option("--pressure/--no-pressure", default=True, show_default=True,
-              help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)")
+@click.option(
+    "--pressure/--no-pressure",
+    default=True,
+    show_default=True,
+    help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)",
+)
 @rewrite_options(stages_without=("verify",))
 @common_options
-def advise(files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool,
-           pressure: bool, **kw) -> None:
+def advise(
+    files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool, pressure: bool, **kw
+) -> None:
     """Per kernel of each FILE: the thread index, every global access's stride and class
     (uniform, coalesced, strided, uncoalesced, unknown), neighbour loads, hints."""
     import json
@@ -367,10 +447,14 @@ class _Bench(_LazyCommands):
     """Harnesses live in their own packages (npb_harness, spec_harness)."""
 
     lazy = {
-        "npb": Lazy("npb_harness.cli", "npb",
-                    "Sweep NPB-ACC: build through accsat-cc, run, verify, time."),
-        "spec": Lazy("spec_harness.cli", "spec",
-                     "Sweep SPEC ACCEL's C benchmarks: build, run, validate, time."),
+        "npb": Lazy(
+            "npb_harness.cli", "npb", "Sweep NPB-ACC: build through accsat-cc, run, verify, time."
+        ),
+        "spec": Lazy(
+            "spec_harness.cli",
+            "spec",
+            "Sweep SPEC ACCEL's C benchmarks: build, run, validate, time.",
+        ),
     }
 
 

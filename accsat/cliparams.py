@@ -45,8 +45,9 @@ def option(s: Setting) -> Callable:
     (``--name/--no-name`` when it is on by default)."""
     if s.is_flag:
         if s.default:
-            return click.option(f"{s.flag}/--no-{s.flag[2:]}", s.name, default=True,
-                                show_default=True, help=s.help)
+            return click.option(
+                f"{s.flag}/--no-{s.flag[2:]}", s.name, default=True, show_default=True, help=s.help
+            )
         return click.option(s.flag, s.name, is_flag=True, help=s.help)
     repeatable = isinstance(s.default, tuple)
     kind: click.ParamType
@@ -56,9 +57,16 @@ def option(s: Setting) -> Callable:
         kind, metavar = Parsed(s.parse, s.metavar), s.metavar
     text = s.help + (f" (default: {s.default_text})" if s.default_text else "")
     return click.option(
-        s.flag, s.name, type=kind, default=s.default, metavar=metavar, help=text,
-        show_default=not (repeatable or s.default_text), multiple=repeatable,
-        callback=_flatten if repeatable else None)
+        s.flag,
+        s.name,
+        type=kind,
+        default=s.default,
+        metavar=metavar,
+        help=text,
+        show_default=not (repeatable or s.default_text),
+        multiple=repeatable,
+        callback=_flatten if repeatable else None,
+    )
 
 
 def options(settings: Iterable[Setting]) -> Callable:

@@ -17,8 +17,9 @@ import stat
 from pathlib import Path
 
 
-def write_atomically(path: str | os.PathLike, data: str | bytes, *,
-                     mode: int | None = None) -> None:
+def write_atomically(
+    path: str | os.PathLike, data: str | bytes, *, mode: int | None = None
+) -> None:
     """Write ``data`` (bytes as they are; text in UTF-8, undecodable input bytes carried
     through by surrogateescape) to a temporary file beside ``path`` and rename it over
     ``path``. A symbolic link is followed: its target is replaced, the link stays.
@@ -43,8 +44,11 @@ def write_atomically(path: str | os.PathLike, data: str | bytes, *,
     while True:
         tmp = folder / f".{path.name}.{secrets.token_hex(4)}.tmp"
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                         0o666 if mode is None else mode)
+            fd = os.open(
+                tmp,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                0o666 if mode is None else mode,
+            )
             break
         except FileExistsError:
             continue
@@ -94,7 +98,7 @@ def write_output(path: str | os.PathLike, data: str | bytes) -> None:
         os.set_blocking(fd, True)
         payload = memoryview(_payload(data))
         while payload:
-            payload = payload[os.write(fd, payload):]
+            payload = payload[os.write(fd, payload) :]
     finally:
         os.close(fd)
 
@@ -138,7 +142,7 @@ def append_lines(path: str | os.PathLike, text: str) -> None:
         fcntl.flock(fd, fcntl.LOCK_EX)
         payload = memoryview(_payload(text))
         while payload:
-            payload = payload[os.write(fd, payload):]
+            payload = payload[os.write(fd, payload) :]
     finally:
         os.close(fd)
 

@@ -147,7 +147,7 @@ def schema_signatures(text: str) -> dict[str, tuple[str, ...]]:
         depth += {"(": 1, ")": -1}.get(text[end], 0)
         if depth == 0:
             break
-    body = text[start + len("(datatype Term"):end]
+    body = text[start + len("(datatype Term") : end]
     return {m[1]: tuple(m[2].split()) for m in re.finditer(r"\((\w+)([^()]*)\)", body)}
 
 
@@ -159,7 +159,9 @@ def check_schema(text: str) -> None:
         if op.name not in found:
             problems.append(f"{op.name} missing from schema.egg")
         elif found[op.name] != op.signature:
-            problems.append(f"{op.name} is ({' '.join(found[op.name])}) in schema.egg but "
-                            f"({' '.join(op.signature)}) in accsat/ops.py")
+            problems.append(
+                f"{op.name} is ({' '.join(found[op.name])}) in schema.egg but "
+                f"({' '.join(op.signature)}) in accsat/ops.py"
+            )
     if problems:
         raise SchemaMismatch("operation table and schema.egg differ: " + "; ".join(problems))

@@ -41,12 +41,15 @@ class Variant:
         return self.rules
 
 
-VARIANTS: dict[str, Variant] = {v.name: v for v in (
-    Variant("cse", rules=False, bulk=False, summary="common loads and subexpressions once"),
-    Variant("cse+sat", rules=True, bulk=False, summary="cse + saturation rules"),
-    Variant("cse+bulk", rules=False, bulk=True, summary="cse + bulk load"),
-    Variant("accsat", rules=True, bulk=True, summary="cse + rules + bulk load"),
-)}
+VARIANTS: dict[str, Variant] = {
+    v.name: v
+    for v in (
+        Variant("cse", rules=False, bulk=False, summary="common loads and subexpressions once"),
+        Variant("cse+sat", rules=True, bulk=False, summary="cse + saturation rules"),
+        Variant("cse+bulk", rules=False, bulk=True, summary="cse + bulk load"),
+        Variant("accsat", rules=True, bulk=True, summary="cse + rules + bulk load"),
+    )
+}
 DEFAULT_VARIANT = "accsat"
 # a kernel (or a build) left as the user wrote it: the baseline of every comparison
 ORIG = "orig"
@@ -69,13 +72,26 @@ class Limits:
     """When saturation stops (the paper's limits): the saturation stage's settings."""
 
     nodes: int = setting(
-        10_000, "saturation stops before the e-graph exceeds this many e-nodes",
-        parse=Count(1), stage="saturate", name="max_nodes")
-    iterations: int = setting(10, "saturation stops after this many iterations",
-                              parse=Count(1), stage="saturate", name="max_iterations")
-    seconds: float = setting(10.0, "saturation stops after this many seconds",
-                             parse=Seconds(positive=True), stage="saturate",
-                             name="saturation_seconds")
+        10_000,
+        "saturation stops before the e-graph exceeds this many e-nodes",
+        parse=Count(1),
+        stage="saturate",
+        name="max_nodes",
+    )
+    iterations: int = setting(
+        10,
+        "saturation stops after this many iterations",
+        parse=Count(1),
+        stage="saturate",
+        name="max_iterations",
+    )
+    seconds: float = setting(
+        10.0,
+        "saturation stops after this many seconds",
+        parse=Seconds(positive=True),
+        stage="saturate",
+        name="saturation_seconds",
+    )
 
 
 @dataclass(frozen=True)
@@ -86,52 +102,104 @@ class Options:
     call gives: the file's preprocessing, its name, a tuning database's choices."""
 
     variant: str = setting(
-        DEFAULT_VARIANT, "; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values()),
-        parse=Choice(tuple(VARIANTS), "a variant"), stage="pipeline")
+        DEFAULT_VARIANT,
+        "; ".join(f"{v.name}: {v.summary}" for v in VARIANTS.values()),
+        parse=Choice(tuple(VARIANTS), "a variant"),
+        stage="pipeline",
+    )
     rules: tuple[str, ...] | None = setting(
-        None, "rulesets to run", parse=Names(), stage="saturate",
-        default_text="those rules/rules.toml enables")
+        None,
+        "rulesets to run",
+        parse=Names(),
+        stage="saturate",
+        default_text="those rules/rules.toml enables",
+    )
     disabled_rules: tuple[str, ...] = setting(
-        (), "rulesets not to run", parse=Names(), stage="saturate", name="disable_rule",
-        metavar="NAME")
+        (),
+        "rulesets not to run",
+        parse=Names(),
+        stage="saturate",
+        name="disable_rule",
+        metavar="NAME",
+    )
     fp_exact: bool = setting(
-        False, "no rule that can change a floating-point result (FMA, float reassociation)",
-        parse=Flag(), stage="saturate")
+        False,
+        "no rule that can change a floating-point result (FMA, float reassociation)",
+        parse=Flag(),
+        stage="saturate",
+    )
     fma_call: bool = setting(
-        False, "print fused multiply-adds as C99 fma() instead of a grouped a + b * c",
-        parse=Flag(), stage="codegen")
-    cost_model: str = setting("paper", "cost table from cost_models/ or a TOML file",
-                              parse=Text("NAME|PATH"), stage="pipeline")
+        False,
+        "print fused multiply-adds as C99 fma() instead of a grouped a + b * c",
+        parse=Flag(),
+        stage="codegen",
+    )
+    cost_model: str = setting(
+        "paper",
+        "cost table from cost_models/ or a TOML file",
+        parse=Text("NAME|PATH"),
+        stage="pipeline",
+    )
     limits: Limits = Limits()
-    extract_seconds: float = setting(30.0, "time limit of the ILP extraction per kernel",
-                                     parse=Seconds(), stage="extract")
+    extract_seconds: float = setting(
+        30.0, "time limit of the ILP extraction per kernel", parse=Seconds(), stage="extract"
+    )
     # stop the ILP when its best has not improved for this long (on NPB's 223 kernels
     # with the ILP of extract/ilp.py: 1 s loses 60 of 481763 cost units to 2 s, on one
     # LU kernel, and saves it 3.5 s; most kernels end with a proof well before)
     extract_stall: float | None = setting(
-        1.0, "stop the ILP once its best solution has not improved for this many CPU "
+        1.0,
+        "stop the ILP once its best solution has not improved for this many CPU "
         "seconds (the same search on a loaded machine; 0: run to the time limit or a proof)",
-        parse=Seconds(zero_is_none=True), stage="extract",
-        show=lambda v: "0 (off)" if v is None else f"{v:g}")
+        parse=Seconds(zero_is_none=True),
+        stage="extract",
+        show=lambda v: "0 (off)" if v is None else f"{v:g}",
+    )
     # stop the ILP once its best is within this fraction of its bound; the cost model's
     # own error is far larger (benchmarks/extract_stop.py on NPB's 224 kernels: 1 % adds
     # 90 of 481703 cost units, 5 kernels dearer by 0.61 % at most, and takes the extract
     # stage from 16.0 to 13.4 s, its slowest kernel from 3.2 to 1.8 s)
     extract_gap: float = setting(
-        0.01, "stop the ILP once its best solution is at most this fraction above its lower "
-        "bound (0: prove optimality)", parse=Fraction(), stage="extract")
-    solver: str = setting("highs", "MILP solver PuLP drives",
-                          parse=Choice(("highs", "cbc"), "a solver"), stage="extract")
-    use_ilp: bool = setting(True, "ILP extraction after the greedy one (off: greedy DAG "
-                            "extraction only)", parse=Flag(), stage="extract", name="ilp")
+        0.01,
+        "stop the ILP once its best solution is at most this fraction above its lower "
+        "bound (0: prove optimality)",
+        parse=Fraction(),
+        stage="extract",
+    )
+    solver: str = setting(
+        "highs",
+        "MILP solver PuLP drives",
+        parse=Choice(("highs", "cbc"), "a solver"),
+        stage="extract",
+    )
+    use_ilp: bool = setting(
+        True,
+        "ILP extraction after the greedy one (off: greedy DAG extraction only)",
+        parse=Flag(),
+        stage="extract",
+        name="ilp",
+    )
     registers: str | int = setting(
-        "any", "registers per thread the rewritten code may use: any, keep (no more than "
-        "the code as written) or a number", parse=Registers(), stage="codegen")
+        "any",
+        "registers per thread the rewritten code may use: any, keep (no more than "
+        "the code as written) or a number",
+        parse=Registers(),
+        stage="codegen",
+    )
     verify: bool = setting(
-        False, "translation-validate every rewritten kernel on random states; a kernel that "
-        "fails is kept as written (with a warning)", parse=Flag(), stage="verify")
-    verify_trials: int = setting(24, "random states per kernel for translation validation",
-                                 parse=Count(1), stage="verify", name="trials")
+        False,
+        "translation-validate every rewritten kernel on random states; a kernel that "
+        "fails is kept as written (with a warning)",
+        parse=Flag(),
+        stage="verify",
+    )
+    verify_trials: int = setting(
+        24,
+        "random states per kernel for translation validation",
+        parse=Count(1),
+        stage="verify",
+        name="trials",
+    )
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
     # a tuning database's choices for this file (accsat.tune.db.choices): (first line,
@@ -162,8 +230,13 @@ class Options:
     @property
     def extraction(self) -> ExtractConfig:
         """What the extraction stage is asked to do."""
-        return ExtractConfig(self.extract_seconds, self.solver, self.use_ilp,
-                             self.extract_stall or None, self.extract_gap)
+        return ExtractConfig(
+            self.extract_seconds,
+            self.solver,
+            self.use_ilp,
+            self.extract_stall or None,
+            self.extract_gap,
+        )
 
     def key(self) -> str:
         """A stable text of every setting that enters cache keys and every other field."""

@@ -13,9 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
 from .codegen.macros import FileMacros
-from .codegen.placement import PlacementError, make_plan
+from .codegen.placement import PlacementError
 from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
 from .codegen.splice import Replacement, line_directive, splice
@@ -31,7 +32,7 @@ from .frontend.kernels import Kernel
 from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
-from .report import KEPT_BY_TUNING, NO_GAIN, KernelReport
+from .report import KEPT_BY_TUNING, NO_GAIN, OVER_BUDGET, KernelReport
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
@@ -65,13 +66,18 @@ KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
 # the file's text as loaded (another process must rewrite the same text) and each
 # kernel's size (its body's characters: the biggest are best started first), progress
 # called as rewrite_file's; the compile server's spreads them over two processes
-Share = Callable[[str, list[int], Callable[[int], KernelResult],
-                  Callable[[int, int], None] | None], list[KernelResult]]
+Share = Callable[
+    [str, list[int], Callable[[int], KernelResult], Callable[[int, int], None] | None],
+    list[KernelResult],
+]
 
 
-def rewrite_file(path: Path, options: Options = Options(),
-                 progress: Callable[[int, int], None] | None = None,
-                 share: Share | None = None) -> FileResult:
+def rewrite_file(
+    path: Path,
+    options: Options = Options(),
+    progress: Callable[[int, int], None] | None = None,
+    share: Share | None = None,
+) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
@@ -80,8 +86,9 @@ def rewrite_file(path: Path, options: Options = Options(),
     loaded, one = prepare(path, options)
     total = len(loaded.kernels)
     if share is not None:
-        sizes = [k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
-                 for k in loaded.kernels]
+        sizes = [
+            k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0 for k in loaded.kernels
+        ]
         results = share(loaded.text, sizes, one, progress)
     else:
         results = []
@@ -105,8 +112,9 @@ def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], K
     cost = load_cost_model(options.cost_model)
     rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
-    ctx = _FileContext(loaded, cost, rulesets, temp_prefix(loaded.source),
-                       FileMacros(loaded, options.preprocess))
+    ctx = _FileContext(
+        loaded, cost, rulesets, temp_prefix(loaded.source), FileMacros(loaded, options.preprocess)
+    )
     ctx.promote = promote.name_prefix(loaded.source, ctx.prefix)
     by_config: dict[str, tuple[_FileContext, Options]] = {}
 
@@ -114,16 +122,32 @@ def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], K
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         if config == ORIG:  # a tuning database keeps this kernel as written
-            return KernelReport(
-                str(path), kernel.line, kernel.construct, kernel.function, ORIG,
-            ).unchanged(KEPT_BY_TUNING), None, None
+            return (
+                KernelReport(
+                    str(path),
+                    kernel.line,
+                    kernel.construct,
+                    kernel.function,
+                    ORIG,
+                ).unchanged(KEPT_BY_TUNING),
+                None,
+                None,
+            )
         try:
             with deep_recursion():
                 return rewrite_kernel(kernel, *_variant(config, ctx, options, by_config))
         except RecursionError as exc:  # deeper than find_kernels' measured limit allows
-            return KernelReport(
-                str(path), kernel.line, kernel.construct, kernel.function, config,
-            ).unchanged(_too_deep(exc)), None, None
+            return (
+                KernelReport(
+                    str(path),
+                    kernel.line,
+                    kernel.construct,
+                    kernel.function,
+                    config,
+                ).unchanged(_too_deep(exc)),
+                None,
+                None,
+            )
 
     return loaded, one
 
@@ -140,8 +164,9 @@ def _too_deep(exc: RecursionError) -> str:
     return f"expression too deep: Python's recursion limit reached in {stage}"
 
 
-def _variant(config: str, ctx: _FileContext, options: Options,
-             memo: dict[str, tuple[_FileContext, Options]]) -> tuple[_FileContext, Options]:
+def _variant(
+    config: str, ctx: _FileContext, options: Options, memo: dict[str, tuple[_FileContext, Options]]
+) -> tuple[_FileContext, Options]:
     """The context and options of a kernel a tuning database gives ``config``."""
     if config == options.variant:
         return ctx, options
@@ -152,15 +177,17 @@ def _variant(config: str, ctx: _FileContext, options: Options,
 
 
 def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
-    report = KernelReport(str(ctx.path), kernel.line, kernel.construct, kernel.function,
-                          options.variant)
+    report = KernelReport(
+        str(ctx.path), kernel.line, kernel.construct, kernel.function, options.variant
+    )
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
         return report.unchanged(kernel.span), None, None
     t = time.perf_counter()
     try:
-        ssa = build_ssa(kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined,
-                        ctx.promote or None)
+        ssa = build_ssa(
+            kernel, ctx.file.symbols, _op_cost(ctx.cost), ctx.file.defined, ctx.promote or None
+        )
     except Unsupported as exc:
         line = f" (line {exc.line})" if exc.line and exc.line != kernel.line else ""
         return report.unchanged(exc.reason + line), None, None
@@ -177,18 +204,25 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     roots = [sat.class_of[r] for r in ssa.roots]
     plain = constants_free(ctx.cost, sat.egraph)
     cost = preferring(plain, _written(ssa, sat), sat.egraph)
-    ext = _exact(extract(sat.egraph, roots, cost, options.extraction), roots, plain,
-                 len(sat.egraph.classes))
+    ext = _exact(
+        extract(sat.egraph, roots, cost, options.extraction), roots, plain, len(sat.egraph.classes)
+    )
     report.seconds["extract"] = time.perf_counter() - t
     report.record_extraction(ext)
     t = time.perf_counter()
     choice = ext.choice
     try:
         printed = _print(kernel, ssa, sat, choice, ctx, options)
+    except OverBudget as exc:
+        return report.unchanged(f"{OVER_BUDGET}: {exc}"), None, None
     except (PlacementError, ValueError):
         try:  # the ILP's choice may not be printable where greedy's is
-            greedy = _exact(extract(sat.egraph, roots, cost, ExtractConfig(use_ilp=False)),
-                            roots, plain, len(sat.egraph.classes))
+            greedy = _exact(
+                extract(sat.egraph, roots, cost, ExtractConfig(use_ilp=False)),
+                roots,
+                plain,
+                len(sat.egraph.classes),
+            )
             choice = greedy.choice
             printed = _print(kernel, ssa, sat, choice, ctx, options)
             report.record_extraction(greedy)
@@ -196,6 +230,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
             return report.unchanged(f"internal: {exc}"), None, None
     report.seconds["codegen"] = time.perf_counter() - t
     report.cost["printed"] = printed.counts.cost
+    report.registers = printed.budget
     promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
     if not _pays(printed, ssa, promoted):
         return report.unchanged(NO_GAIN), None, None
@@ -208,16 +243,23 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
         report.seconds["verify"] = time.perf_counter() - t
         report.verification = verdict.as_dict()
         if verdict.failed:
-            return report.unchanged(f"rewrite failed verification, kept as written: "
-                                    f"{verdict.message}"), None, None
+            return (
+                report.unchanged(
+                    f"rewrite failed verification, kept as written: {verdict.message}"
+                ),
+                None,
+                None,
+            )
     report.rewritten(printed.counts, printed.temps)
-    expect = reread.expected(ssa, sat.class_of, choice, _written_by_class(ssa, sat),
-                             _own_names(ctx))
+    expect = reread.expected(
+        ssa, sat.class_of, choice, _written_by_class(ssa, sat), _own_names(ctx)
+    )
     return report, Replacement(span.start, span.end, printed.text, span.last_line), expect
 
 
-def reread_check(loaded: LoadedFile, results: list[KernelResult],
-                 options: Options) -> list[KernelResult]:
+def reread_check(
+    loaded: LoadedFile, results: list[KernelResult], options: Options
+) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
     reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error)."""
@@ -228,9 +270,12 @@ def reread_check(loaded: LoadedFile, results: list[KernelResult],
     bodies: dict[int, str] = {}
     whole = ""
     try:
-        bodies = reread.expand_bodies(loaded.path, loaded.text,
-                                      {i: r for i in todo if (r := results[i][1]) is not None},
-                                      options.preprocess)
+        bodies = reread.expand_bodies(
+            loaded.path,
+            loaded.text,
+            {i: r for i in todo if (r := results[i][1]) is not None},
+            options.preprocess,
+        )
     except AccsatError as exc:
         whole = f"the rewritten file does not preprocess: {exc}"
     out = list(results)
@@ -247,10 +292,17 @@ def reread_check(loaded: LoadedFile, results: list[KernelResult],
         except (reread.Mismatch, AccsatError, RecursionError) as exc:
             why = str(exc) or type(exc).__name__
             if os.environ.get("ACCSAT_REREAD_STRICT"):
-                raise AssertionError(f"{report.file}:{report.line}: printed C is not the "
-                                     f"extracted program: {why}") from exc
-            out[i] = report.unchanged(f"internal: the printed C does not re-read as the "
-                                      f"extracted program, kept as written: {why}"), None, None
+                raise AssertionError(
+                    f"{report.file}:{report.line}: printed C is not the extracted program: {why}"
+                ) from exc
+            out[i] = (
+                report.unchanged(
+                    f"internal: the printed C does not re-read as the "
+                    f"extracted program, kept as written: {why}"
+                ),
+                None,
+                None,
+            )
     share = (time.perf_counter() - start) / len(todo)
     for i in todo:
         out[i][0].seconds["reread"] = share
@@ -271,32 +323,67 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
     from .verify.validate import unresolved
 
     try:
-        verdict = verify_body(kernel, ctx.file.symbols, body, options, defined=ctx.file.defined,
-                              trials=options.verify_trials, file=str(ctx.path))
+        verdict = verify_body(
+            kernel,
+            ctx.file.symbols,
+            body,
+            options,
+            defined=ctx.file.defined,
+            trials=options.verify_trials,
+            file=str(ctx.path),
+        )
         if verdict.failed and unresolved(verdict):  # statements as written use macros
             span = kernel.span
             assert isinstance(span, BodySpan)
-            text = ctx.file.text[:span.start] + body + ctx.file.text[span.end:]
-            whole = verify_file(ctx.path, text, options, trials=options.verify_trials,
-                                original_text=ctx.file.text, reparse=True)
+            text = ctx.file.text[: span.start] + body + ctx.file.text[span.end :]
+            whole = verify_file(
+                ctx.path,
+                text,
+                options,
+                trials=options.verify_trials,
+                original_text=ctx.file.text,
+                reparse=True,
+            )
             verdict = whole.verdicts[ctx.file.kernels.index(kernel)]
         return verdict
     except Exception as exc:  # a bug of the checker itself: say so, never crash the rewrite
-        return KernelVerdict(0, kernel.line, kernel.function, "unsupported", file=str(ctx.path),
-                             message=f"internal error of the checker: {type(exc).__name__}: {exc}")
+        return KernelVerdict(
+            0,
+            kernel.line,
+            kernel.function,
+            "unsupported",
+            file=str(ctx.path),
+            message=f"internal error of the checker: {type(exc).__name__}: {exc}",
+        )
 
 
-def _print(kernel: Kernel, ssa: SSAKernel, sat: Saturation, choice: dict[int, ENode],
-           ctx: _FileContext, options: Options):
+def _print(
+    kernel: Kernel,
+    ssa: SSAKernel,
+    sat: Saturation,
+    choice: dict[int, ENode],
+    ctx: _FileContext,
+    options: Options,
+):
     program = Program(ssa)
     indent, unit = _indentation(kernel, ctx.file.source)
-    plan = make_plan(program, choice, sat.class_of, options.bulk)
+    plan = budget_plan(program, choice, sat.class_of, options.bulk, options.registers)
     assert isinstance(kernel.span, BodySpan)
     shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
-    printer = BodyPrinter(program, plan, _class_types(ssa, sat), ctx.prefix, options.fma_call,
-                          indent, unit, options.line_directives, ctx.cost, shape,
-                          ctx.macros)
-    return printer.body()
+    printer = BodyPrinter(
+        program,
+        plan,
+        _class_types(ssa, sat),
+        ctx.prefix,
+        options.fma_call,
+        indent,
+        unit,
+        options.line_directives,
+        ctx.cost,
+        shape,
+        ctx.macros,
+    )
+    return replace(printer.body(), budget=plan.budget or None)
 
 
 def _pays(printed, ssa: SSAKernel, promoted: int = 0) -> bool:
@@ -328,7 +415,8 @@ def _written_by_class(ssa: SSAKernel, sat: Saturation) -> dict[int, list[ENode]]
     for tid, cls in sat.class_of.items():
         t = ssa.terms[tid]
         out.setdefault(cls, []).append(
-            ENode(t.op, t.ty, t.attrs, tuple(sat.class_of.get(a, -1) for a in t.args)))
+            ENode(t.op, t.ty, t.attrs, tuple(sat.class_of.get(a, -1) for a in t.args))
+        )
     return out
 
 
@@ -344,6 +432,7 @@ def _class_types(ssa: SSAKernel, sat: Saturation) -> dict[int, ct.CType]:
 def _op_cost(model: CostModel):
     def cost(op: str, ty: str) -> float:
         return model.cost(ENode(op, ty))
+
     return cost
 
 
@@ -358,5 +447,5 @@ def _indentation(kernel: Kernel, source: SourceMap) -> tuple[str, str]:
     if span.last_line > span.first_line:
         inner = source.line_indent(span.first_line + 1)
     if inner and inner.startswith(outer) and len(inner) > len(outer):
-        return outer, inner[len(outer):]
+        return outer, inner[len(outer) :]
     return outer, "  "

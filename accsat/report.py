@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, field
 NO_GAIN = "no gain"  # the reason of a kernel whose rewrite would not pay (docs/rewrites.md)
 KEPT_BY_TUNING = "kept as written (tuning database: orig)"
 # kernels left as written by choice, not because accsat could not handle them: no warning
+# a kernel even planned as written does not fit the register budget (codegen/budget.py)
+OVER_BUDGET = "kept as written: over the register budget"
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 
 
@@ -21,11 +23,13 @@ class KernelReport:
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
     statements: int = 0
-    egraph: dict = field(default_factory=lambda: {"nodes": 0, "classes": 0, "iterations": 0,
-                                                  "stop_reason": ""})
+    egraph: dict = field(
+        default_factory=lambda: {"nodes": 0, "classes": 0, "iterations": 0, "stop_reason": ""}
+    )
     # printed: the body as printed, priced as "original" prices it as written
-    cost: dict = field(default_factory=lambda: {"original": 0.0, "extracted": 0.0,
-                                                "greedy": 0.0, "printed": 0.0})
+    cost: dict = field(
+        default_factory=lambda: {"original": 0.0, "extracted": 0.0, "greedy": 0.0, "printed": 0.0}
+    )
     extraction: str = ""  # "optimal" | "feasible" | "greedy"
     # how the ILP ended: "optimal" | "greedy-optimal" | "gap" | "stalled" | "time-limit" |
     # "failed" | "off" (extract.Extraction.ilp)
@@ -35,11 +39,21 @@ class KernelReport:
     fma: int = 0
     temporaries: int = 0
     hoisted: int = 0  # loads bulk load moved above a store they do not alias
+    # with a register budget (--registers): the model's registers as written, the limit,
+    # before and after the budget, and whether it bound (codegen/budget.py)
+    registers: dict | None = None
     promoted: int = 0  # locations carried in a variable across an inner loop (ssa/promote.py)
     verification: dict | None = None  # with --verify: KernelVerdict.as_dict() of the rewrite
     # frontend: the file's loading shared among its kernels (their sum is the file's)
-    seconds: dict = field(default_factory=lambda: {"frontend": 0.0, "ssa": 0.0, "saturate": 0.0,
-                                                   "extract": 0.0, "codegen": 0.0})
+    seconds: dict = field(
+        default_factory=lambda: {
+            "frontend": 0.0,
+            "ssa": 0.0,
+            "saturate": 0.0,
+            "extract": 0.0,
+            "codegen": 0.0,
+        }
+    )
 
     @property
     def worth_a_warning(self) -> bool:
@@ -59,8 +73,12 @@ class KernelReport:
         self.cost["original"] = ssa.stats.cost
 
     def record_saturation(self, sat) -> None:
-        self.egraph = {"nodes": sat.nodes, "classes": sat.classes, "iterations": sat.iterations,
-                       "stop_reason": sat.stop_reason}
+        self.egraph = {
+            "nodes": sat.nodes,
+            "classes": sat.classes,
+            "iterations": sat.iterations,
+            "stop_reason": sat.stop_reason,
+        }
 
     def record_extraction(self, ext) -> None:
         self.cost["extracted"] = ext.cost
@@ -82,5 +100,3 @@ class KernelReport:
 
 def jsonl(reports: list[KernelReport]) -> str:
     return "".join(r.to_json() + "\n" for r in reports)
-
-

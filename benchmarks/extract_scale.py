@@ -175,9 +175,12 @@ def run(seed: int, target: int, time_limit: float, cyclic: bool) -> dict[str, fl
     start = time.perf_counter()
     egg, iters = saturate(random_kernel(stmts, seed), target, cyclic)
     graph, roots = to_plain(egg)
-    print(f"\nseed {seed}: {stmts} statements, {iters} iterations, {graph.node_count} nodes, "
-          f"{len(graph.classes)} classes, {len(set(roots))} roots "
-          f"(saturated in {time.perf_counter() - start:.1f} s)", flush=True)
+    print(
+        f"\nseed {seed}: {stmts} statements, {iters} iterations, {graph.node_count} nodes, "
+        f"{len(graph.classes)} classes, {len(set(roots))} roots "
+        f"(saturated in {time.perf_counter() - start:.1f} s)",
+        flush=True,
+    )
     model = load_cost_model("paper")
     base = extract(graph, roots, model, ExtractConfig(use_ilp=False))
     print(f"  greedy     cost {base.cost:7.0f}  {base.seconds:6.2f} s", flush=True)
@@ -185,8 +188,11 @@ def run(seed: int, target: int, time_limit: float, cyclic: bool) -> dict[str, fl
     for solver in ("highs", "cbc"):
         res = extract(graph, roots, model, ExtractConfig(time_limit=time_limit, solver=solver))
         ratios[solver] = res.cost / base.cost
-        print(f"  ilp {solver:<6} cost {res.cost:7.0f}  {res.seconds:6.2f} s  "
-              f"ratio {ratios[solver]:.3f}  {res.status}", flush=True)
+        print(
+            f"  ilp {solver:<6} cost {res.cost:7.0f}  {res.seconds:6.2f} s  "
+            f"ratio {ratios[solver]:.3f}  {res.status}",
+            flush=True,
+        )
     return ratios
 
 

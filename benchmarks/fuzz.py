@@ -51,8 +51,15 @@ def work(job):
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="accsat-fuzz-") as tmp:
         try:
-            findings = check_program(text, Path(tmp), variants, compiled=compiled, trials=trials,
-                                     extract_seconds=extract, stats=stats)
+            findings = check_program(
+                text,
+                Path(tmp),
+                variants,
+                compiled=compiled,
+                trials=trials,
+                extract_seconds=extract,
+                stats=stats,
+            )
             error = None
         except MemoryError:
             findings, error = [Finding("memory", "", "", "MemoryError")], None
@@ -63,39 +70,67 @@ def work(job):
         whole = {(f.kind, f.variant) for f in findings if not f.kernel}
         if whole:
             findings = [f for f in findings if f.kernel]
-            vs = [v for v in variants if (v[0] + (" --fp-exact" if v[1] else "")) in
-                  {w[1] for w in whole}]
+            vs = [
+                v
+                for v in variants
+                if (v[0] + (" --fp-exact" if v[1] else "")) in {w[1] for w in whole}
+            ]
             for n, seed in enumerate(seeds):
                 text1, _ = program_from_seeds([seed], batch_model(b), avoid)
                 try:
-                    found = check_program(text1, Path(tmp) / f"k{n}", vs or variants,
-                                          interp=("memory", "") in whole,
-                                          extract_seconds=extract)
+                    found = check_program(
+                        text1,
+                        Path(tmp) / f"k{n}",
+                        vs or variants,
+                        interp=("memory", "") in whole,
+                        extract_seconds=extract,
+                    )
                 except MemoryError:
-                    found = [Finding("memory", "", "", "MemoryError (accsat or the checks "
-                                     "ran out of memory on this kernel alone)")]
+                    found = [
+                        Finding(
+                            "memory",
+                            "",
+                            "",
+                            "MemoryError (accsat or the checks "
+                            "ran out of memory on this kernel alone)",
+                        )
+                    ]
                 except Exception:
                     continue
                 for f in found:
                     if (f.kind, f.variant) in whole:
                         f.kernel = f"k{n}"
                         findings.append(f)
-    return {"batch": b, "seeds": seeds, "model": batch_model(b), "kernels": size,
-            "seconds": time.perf_counter() - start, "stats": stats, "error": error,
-            "findings": [f.__dict__ for f in findings]}
+    return {
+        "batch": b,
+        "seeds": seeds,
+        "model": batch_model(b),
+        "kernels": size,
+        "seconds": time.perf_counter() - start,
+        "stats": stats,
+        "error": error,
+        "findings": [f.__dict__ for f in findings],
+    }
 
 
-def single_fails(choices, model, variant, kind, variants_all, trials, extract,
-                 avoid=frozenset()) -> bool:
+def single_fails(
+    choices, model, variant, kind, variants_all, trials, extract, avoid=frozenset()
+) -> bool:
     kn, _ = replay(choices, "k0", model, avoid)
     text = render([kn])
     variants = [v for v in variants_all if (v[0] + (" --fp-exact" if v[1] else "")) == variant]
     compiled = kind not in ("interp", "rewrite", "interp-unsupported", "reread")
     with tempfile.TemporaryDirectory(prefix="accsat-shrink-") as tmp:
         try:
-            found = check_program(text, Path(tmp), variants, compiled=compiled,
-                                  interp=kind in ("interp", "interp-unsupported"), trials=trials,
-                                  extract_seconds=extract)
+            found = check_program(
+                text,
+                Path(tmp),
+                variants,
+                compiled=compiled,
+                interp=kind in ("interp", "interp-unsupported"),
+                trials=trials,
+                extract_seconds=extract,
+            )
         except Exception:
             return False  # the shrunk program is broken: not a reproduction
     return any(f.kind == kind for f in found)
@@ -109,8 +144,11 @@ def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
     memory); OUT/current{shard} names the batch under way."""
     nbatches = -(-args.kernels // args.batch)
     log = args.out / f"batches{shard}.jsonl"
-    done = {json.loads(line)["batch"] for line in log.read_text().splitlines()} \
-        if log.exists() else set()
+    done = (
+        {json.loads(line)["batch"] for line in log.read_text().splitlines()}
+        if log.exists()
+        else set()
+    )
     start = time.time()
     count = 0
     for b in range(shard, nbatches, nshards):
@@ -118,30 +156,58 @@ def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
             continue
         (args.out / f"current{shard}").write_text(str(b))
         try:
-            res = work((b, args.seed, args.batch, variants, not args.no_compiled, args.trials,
-                        args.extract_seconds, avoid))
+            res = work(
+                (
+                    b,
+                    args.seed,
+                    args.batch,
+                    variants,
+                    not args.no_compiled,
+                    args.trials,
+                    args.extract_seconds,
+                    avoid,
+                )
+            )
         except MemoryError:
             res = killed_batch(b, args, "MemoryError")
         with open(args.out / "findings.jsonl", "a") as out:
             for f in res["findings"]:
-                out.write(json.dumps({**f, "batch": res["batch"], "seeds": res["seeds"],
-                                      "model": res["model"]}) + "\n")
+                out.write(
+                    json.dumps(
+                        {**f, "batch": res["batch"], "seeds": res["seeds"], "model": res["model"]}
+                    )
+                    + "\n"
+                )
         with open(log, "a") as out:
             out.write(json.dumps(res) + "\n")
         count += 1
         if count % 5 == 0:
-            print(f"shard {shard}: {count} batches this run, {time.time() - start:.0f}s",
-                  flush=True)
+            print(
+                f"shard {shard}: {count} batches this run, {time.time() - start:.0f}s", flush=True
+            )
     (args.out / f"current{shard}").unlink(missing_ok=True)
 
 
 def killed_batch(b: int, args, why: str) -> dict:
     seeds = batch_seeds(args.seed, b, args.batch)
-    return {"batch": b, "seeds": seeds, "model": batch_model(b), "kernels": args.batch,
-            "seconds": 0.0, "stats": {}, "error": None,
-            "findings": [{"kind": "killed", "variant": "", "kernel": "",
-                          "detail": f"the checking process died on this batch ({why}): "
-                                    "accsat used too much memory or time"}]}
+    return {
+        "batch": b,
+        "seeds": seeds,
+        "model": batch_model(b),
+        "kernels": args.batch,
+        "seconds": 0.0,
+        "stats": {},
+        "error": None,
+        "findings": [
+            {
+                "kind": "killed",
+                "variant": "",
+                "kernel": "",
+                "detail": f"the checking process died on this batch ({why}): "
+                "accsat used too much memory or time",
+            }
+        ],
+    }
 
 
 def merge(results: list[dict], variants) -> dict:
@@ -159,18 +225,27 @@ def merge(results: list[dict], variants) -> dict:
             k = f["kernel"]
             if k.startswith("k") and k[1:].isdigit():
                 seed = res["seeds"][int(k[1:])]
-                distinct.setdefault(f"{seed}|{f['variant']}|{f['kind']}",
-                                    {"model": res["model"], "detail": f["detail"]})
+                distinct.setdefault(
+                    f"{seed}|{f['variant']}|{f['kind']}",
+                    {"model": res["model"], "detail": f["detail"]},
+                )
     names = [v[0] + (" --fp-exact" if v[1] else "") for v in variants]
-    return {"kernels": stats["kernels"], "variants": names,
-            "kernel_variant_checks": stats["kernels"] * len(names),
-            "batches": len(results), "stats": dict(stats), "findings": dict(kinds),
-            "distinct": distinct, "generator_errors": errors}
+    return {
+        "kernels": stats["kernels"],
+        "variants": names,
+        "kernel_variant_checks": stats["kernels"] * len(names),
+        "batches": len(results),
+        "stats": dict(stats),
+        "findings": dict(kinds),
+        "distinct": distinct,
+        "generator_errors": errors,
+    }
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--kernels", type=int, default=600)
     ap.add_argument("--batch", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=2, help="processes (shards) to run")
@@ -183,10 +258,14 @@ def main(argv=None) -> int:
     ap.add_argument("--shrink", action="store_true")
     ap.add_argument("--shrink-budget", type=int, default=150)
     ap.add_argument("--out", type=Path, default=Path("fuzz-out"))
-    ap.add_argument("--memory-gb", type=float, default=6.0,
-                    help="address-space limit of each checking process")
-    ap.add_argument("--avoid-known-bugs", action="store_true",
-                    help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)")
+    ap.add_argument(
+        "--memory-gb", type=float, default=6.0, help="address-space limit of each checking process"
+    )
+    ap.add_argument(
+        "--avoid-known-bugs",
+        action="store_true",
+        help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)",
+    )
     args = ap.parse_args(argv)
     variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
     avoid = KNOWN_BUGS if args.avoid_known_bugs else frozenset()
@@ -243,20 +322,29 @@ def main(argv=None) -> int:
             c = RandomChooser(seed)
             gen_kernel(c, "k0", avoid)
             choices = c.choices
-            if not single_fails(choices, model, variant, kind, variants, args.trials,
-                                args.extract_seconds, avoid):
+            if not single_fails(
+                choices, model, variant, kind, variants, args.trials, args.extract_seconds, avoid
+            ):
                 print(f"seed {seed} {variant} {kind}: does not fail alone")
                 continue
-            best = shrink(choices, lambda ch, m=model, v=variant, k=kind: single_fails(
-                ch, m, v, k, variants, args.trials, args.extract_seconds, avoid),
-                budget=args.shrink_budget, log=print)
+            best = shrink(
+                choices,
+                lambda ch, m=model, v=variant, k=kind: single_fails(
+                    ch, m, v, k, variants, args.trials, args.extract_seconds, avoid
+                ),
+                budget=args.shrink_budget,
+                log=print,
+            )
             kn, _ = replay(best, "k0", model, avoid)
             name = f"seed{seed}_{variant.replace('+', '_').replace(' --', '_')}_{kind}.c"
             text = render([kn])
-            header = (f"// fuzz regression: seed {seed}, variant {variant}, check {kind}\n"
-                      f"// found: {info['detail'][:300]}\n")
-            (shrunk / name).write_text(text.replace("// generated by tests/fuzz/gen.py\n",
-                                                    header, 1))
+            header = (
+                f"// fuzz regression: seed {seed}, variant {variant}, check {kind}\n"
+                f"// found: {info['detail'][:300]}\n"
+            )
+            (shrunk / name).write_text(
+                text.replace("// generated by tests/fuzz/gen.py\n", header, 1)
+            )
             print(f"wrote {shrunk / name}")
     return 0
 

@@ -27,8 +27,10 @@ import sys
 import time
 from pathlib import Path
 
-OFFLOAD = ('-O3 -fopenacc -foffload=nvptx-none '
-           '-foffload-options=nvptx-none="-misa=sm_80 -Wa,--no-verify{}" -fgnu89-inline')
+OFFLOAD = (
+    "-O3 -fopenacc -foffload=nvptx-none "
+    '-foffload-options=nvptx-none="-misa=sm_80 -Wa,--no-verify{}" -fgnu89-inline'
+)
 COMPILE, LINK = OFFLOAD.format(""), OFFLOAD.format(" -lm") + " -lm"  # the device needs libm too
 LIBS = ("libgomp.so.1", "libgomp-plugin-nvptx.so.1")
 TIME = re.compile(r"Time in seconds\s*=\s*([0-9.eE+-]+)")
@@ -47,31 +49,55 @@ def build(args: argparse.Namespace) -> int:
             name = f"{bench}.{args.cls}.{config.replace(':', '-').replace('+', '_')}"
             tree = out / "trees" / name
             shutil.rmtree(tree, ignore_errors=True)
-            shutil.copytree(args.npb_root / bench, tree, ignore=shutil.ignore_patterns("*.o", "*.x"))
+            shutil.copytree(
+                args.npb_root / bench, tree, ignore=shutil.ignore_patterns("*.o", "*.x")
+            )
             variant, _, registers = config.partition(":")
             env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
             cc = "gcc"
             if variant != "orig":
                 cc = "accsat-cc gcc"
-                env.update(ACCSAT_VARIANT=variant, ACCSAT_REGISTERS=registers or "any",
-                           ACCSAT_REPORT=str(out / f"{name}.kernels.jsonl"))
-            make = ["make", f"CC={cc}", "CLINK=gcc", f"CLASS={args.cls}", f"CFLAGS={COMPILE}",
-                    f"CLINKFLAGS={LINK}", "UCC=gcc"]
-            src = next(p for p in tree.iterdir() if p.is_dir() and (p / "Makefile").exists()
-                       and p.name not in ("common", "config", "sys"))
+                env.update(
+                    ACCSAT_VARIANT=variant,
+                    ACCSAT_REGISTERS=registers or "any",
+                    ACCSAT_REPORT=str(out / f"{name}.kernels.jsonl"),
+                )
+            make = [
+                "make",
+                f"CC={cc}",
+                "CLINK=gcc",
+                f"CLASS={args.cls}",
+                f"CFLAGS={COMPILE}",
+                f"CLINKFLAGS={LINK}",
+                "UCC=gcc",
+            ]
+            src = next(
+                p
+                for p in tree.iterdir()
+                if p.is_dir()
+                and (p / "Makefile").exists()
+                and p.name not in ("common", "config", "sys")
+            )
             start = time.perf_counter()
             log = out / f"{name}.build.log"
             with log.open("w") as f:
-                ok = all(subprocess.run(cmd, cwd=src, env=env, stdout=f, stderr=subprocess.STDOUT,
-                                        timeout=3600).returncode == 0
-                         for cmd in (make[:1] + ["config"] + make[1:], make))
+                ok = all(
+                    subprocess.run(
+                        cmd, cwd=src, env=env, stdout=f, stderr=subprocess.STDOUT, timeout=3600
+                    ).returncode
+                    == 0
+                    for cmd in (make[:1] + ["config"] + make[1:], make)
+                )
             binary = next(src.glob(f"*.{args.cls}.x"), None)
             if ok and binary is not None:
                 shutil.copy2(binary, out / "bin" / f"{name}.x")
             else:
                 failed += 1
-            print(f"{name}: {'built' if ok else 'FAILED, see ' + str(log)} "
-                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+            print(
+                f"{name}: {'built' if ok else 'FAILED, see ' + str(log)} "
+                f"({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
         shutil.rmtree(out / "trees", ignore_errors=True)
     return 1 if failed else 0
 
@@ -84,15 +110,19 @@ def run(args: argparse.Namespace) -> int:
     verified: dict[str, bool] = {b.stem: True for b in binaries}
     for r in range(args.runs):
         for b in binaries:
-            proc = subprocess.run([str(b)], env=env, capture_output=True, text=True,
-                                  timeout=args.timeout)
+            proc = subprocess.run(
+                [str(b)], env=env, capture_output=True, text=True, timeout=args.timeout
+            )
             m = TIME.search(proc.stdout)
             ok = proc.returncode == 0 and m is not None and VERIFIED.search(proc.stdout) is not None
             verified[b.stem] &= ok
             if m:
                 times[b.stem].append(float(m.group(1)))
-            print(f"round {r + 1} {b.stem}: {m.group(1) if m else '?'} s "
-                  f"{'verified' if ok else 'NOT VERIFIED rc=%d' % proc.returncode}", flush=True)
+            print(
+                f"round {r + 1} {b.stem}: {m.group(1) if m else '?'} s "
+                f"{'verified' if ok else f'NOT VERIFIED rc={proc.returncode}'}",
+                flush=True,
+            )
             if not ok and not m:
                 print(proc.stdout[-800:], proc.stderr[-800:], sep="\n")
     rows = {}
@@ -101,11 +131,17 @@ def run(args: argparse.Namespace) -> int:
         base = times.get(f"{bench}.{cls}.orig")
         med = statistics.median(ts) if ts else None
         ref = statistics.median(base) if base else None
-        rows[stem] = {"median_s": med, "runs": ts, "verified": verified[stem],
-                      "speedup_vs_orig": ref / med if med and ref else None}
-        print(f"{stem:28} median {med if med is not None else float('nan'):9.3f} s  "
-              f"x{rows[stem]['speedup_vs_orig'] or float('nan'):.3f} vs orig  "
-              f"{'verified' if verified[stem] else 'NOT VERIFIED'}")
+        rows[stem] = {
+            "median_s": med,
+            "runs": ts,
+            "verified": verified[stem],
+            "speedup_vs_orig": ref / med if med and ref else None,
+        }
+        print(
+            f"{stem:28} median {med if med is not None else float('nan'):9.3f} s  "
+            f"x{rows[stem]['speedup_vs_orig'] or float('nan'):.3f} vs orig  "
+            f"{'verified' if verified[stem] else 'NOT VERIFIED'}"
+        )
     out = Path(os.environ.get("OUT", folder))
     (out / "results.json").write_text(json.dumps(rows, indent=1))
     return 0 if all(verified.values()) else 1

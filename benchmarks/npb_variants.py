@@ -34,8 +34,14 @@ FLAGS = "-O3 -fopenacc -foffload=disable -fgnu89-inline"
 
 
 def make(src: Path, cls: str, target: str | None = None) -> subprocess.CompletedProcess:
-    cmd = ["make", "CC=gcc", "CLINK=gcc", f"CLASS={cls}", f"CFLAGS={FLAGS}",
-           f"CLINKFLAGS={FLAGS} -lm"] + ([target] if target else [])
+    cmd = [
+        "make",
+        "CC=gcc",
+        "CLINK=gcc",
+        f"CLASS={cls}",
+        f"CFLAGS={FLAGS}",
+        f"CLINKFLAGS={FLAGS} -lm",
+    ] + ([target] if target else [])
     return subprocess.run(cmd, cwd=src, capture_output=True, text=True)
 
 
@@ -43,8 +49,12 @@ def configure(tree: Path, bench: str, cls: str) -> Path:
     """Generate npbparams.h for the class, as the Makefile's config step does."""
     src = source_dir(tree)
     subprocess.run(["make", "all"], cwd=tree / "sys", capture_output=True, check=True)
-    subprocess.run([str(tree / "sys" / "setparams"), bench.lower(), cls], cwd=src,
-                   capture_output=True, check=True)
+    subprocess.run(
+        [str(tree / "sys" / "setparams"), bench.lower(), cls],
+        cwd=src,
+        capture_output=True,
+        check=True,
+    )
     return src
 
 
@@ -58,14 +68,22 @@ def run_benchmark(src: Path, cls: str, timeout: int) -> tuple[str, float | None]
     if exe is None:
         return "build failed", None
     try:
-        proc = subprocess.run([f"./{exe.name}"], cwd=src, capture_output=True, text=True,
-                              timeout=timeout, preexec_fn=unlimited_stack)
+        proc = subprocess.run(
+            [f"./{exe.name}"],
+            cwd=src,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            preexec_fn=unlimited_stack,
+        )
     except subprocess.TimeoutExpired:
         return "timeout", None
     verified = re.search(r"Verification\s*=\s*(\w+)", proc.stdout)
     seconds = re.search(r"Time in seconds\s*=\s*([\d.]+)", proc.stdout)
-    return (verified.group(1) if verified else "no verification line",
-            float(seconds.group(1)) if seconds else None)
+    return (
+        verified.group(1) if verified else "no verification line",
+        float(seconds.group(1)) if seconds else None,
+    )
 
 
 def one(npb_root: Path, bench: str, cls: str, variant: str, work: Path, timeout: int) -> dict:
@@ -92,16 +110,24 @@ def one(npb_root: Path, bench: str, cls: str, variant: str, work: Path, timeout:
                 if k.status == "rewritten":
                     stats["extraction:" + k.extraction] += 1
                     stats["stop:" + k.egraph["stop_reason"]] += 1
-                    stats["cost_ok"] += (k.cost["extracted"] <= k.cost["greedy"] + 1e-6
-                                         <= k.cost["original"] + 2e-6)
+                    stats["cost_ok"] += (
+                        k.cost["extracted"] <= k.cost["greedy"] + 1e-6 <= k.cost["original"] + 2e-6
+                    )
     rewrite_seconds = time.perf_counter() - t
     build = make(src, cls)
     verified, seconds = run_benchmark(src, cls, timeout)
     if build.returncode != 0:
         verified = "build failed"
     shutil.rmtree(tree)
-    return {"benchmark": bench, "class": cls, "variant": variant, "verified": verified,
-            "seconds": seconds, "rewrite_seconds": rewrite_seconds, **stats}
+    return {
+        "benchmark": bench,
+        "class": cls,
+        "variant": variant,
+        "verified": verified,
+        "seconds": seconds,
+        "rewrite_seconds": rewrite_seconds,
+        **stats,
+    }
 
 
 def main() -> int:
@@ -134,12 +160,14 @@ def main() -> int:
 def _line(r: dict) -> str:
     ext = ",".join(f"{k.split(':')[1]}={v}" for k, v in r.items() if k.startswith("extraction:"))
     stop = ",".join(f"{k.split(':')[1]}={v}" for k, v in r.items() if k.startswith("stop:"))
-    return (f"{r['benchmark']} {r['class']} {r['variant']:9s} {r['verified']:11s} "
-            f"kernels {r.get('rewritten', 0)}/{r.get('found', 0)} "
-            f"loads {r.get('loads_before', 0)}->{r.get('loads_after', 0)} "
-            f"ops {r.get('ops_before', 0)}->{r.get('ops_after', 0)} fma {r.get('fma', 0)} "
-            f"extraction [{ext}] stop [{stop}] cost-order-ok {r.get('cost_ok', 0)} "
-            f"rewrite {r['rewrite_seconds']:.1f}s run {r['seconds']}")
+    return (
+        f"{r['benchmark']} {r['class']} {r['variant']:9s} {r['verified']:11s} "
+        f"kernels {r.get('rewritten', 0)}/{r.get('found', 0)} "
+        f"loads {r.get('loads_before', 0)}->{r.get('loads_after', 0)} "
+        f"ops {r.get('ops_before', 0)}->{r.get('ops_after', 0)} fma {r.get('fma', 0)} "
+        f"extraction [{ext}] stop [{stop}] cost-order-ok {r.get('cost_ok', 0)} "
+        f"rewrite {r['rewrite_seconds']:.1f}s run {r['seconds']}"
+    )
 
 
 if __name__ == "__main__":

@@ -55,15 +55,25 @@ def _cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def make(folder: Path, cc: str, klass: str, jobs: int, env: dict,
-         log: Path) -> tuple[float, float, int]:
+def make(
+    folder: Path, cc: str, klass: str, jobs: int, env: dict, log: Path
+) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds of make and everything it ran, exit status)."""
     subprocess.run(["make", "clean"], cwd=folder, capture_output=True)
-    cmd = ["make", f"-j{jobs}", f"CC={cc}", "CLINK=gcc", f"CLASS={klass}", f"CFLAGS={CFLAGS}",
-           f"CLINKFLAGS={CLINKFLAGS}"]
+    cmd = [
+        "make",
+        f"-j{jobs}",
+        f"CC={cc}",
+        "CLINK=gcc",
+        f"CLASS={klass}",
+        f"CFLAGS={CFLAGS}",
+        f"CLINKFLAGS={CLINKFLAGS}",
+    ]
     start, cpu = time.perf_counter(), _cpu()
     with open(log, "ab") as out:
-        rc = subprocess.run(cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+        rc = subprocess.run(
+            cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT
+        ).returncode
     return time.perf_counter() - start, _cpu() - cpu, rc
 
 
@@ -79,8 +89,14 @@ def verify(folder: Path, name: str, klass: str, log: Path) -> tuple[bool, float]
         return False, 0.0
     start = time.perf_counter()
     try:
-        proc = subprocess.run([str(exe)], cwd=folder, capture_output=True, text=True, timeout=1800,
-                              preexec_fn=_big_stack)
+        proc = subprocess.run(
+            [str(exe)],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            preexec_fn=_big_stack,
+        )
         out = proc.stdout
     except subprocess.TimeoutExpired:
         out = ""
@@ -103,14 +119,30 @@ def count_report(path: Path) -> tuple[int, int, int]:
     return len(found), sum(1 for s in found.values() if s == "rewritten"), lines
 
 
-def build_all(root: Path, work: Path, names: list[str], tag: str, cc: str, klass: str,
-              jobs: int, env: dict, run: bool) -> dict:
+def build_all(
+    root: Path,
+    work: Path,
+    names: list[str],
+    tag: str,
+    cc: str,
+    klass: str,
+    jobs: int,
+    env: dict,
+    run: bool,
+) -> dict:
     """Build (and run) every benchmark in ``work/tag`` (a fresh copy unless it exists)."""
     copy = work / tag
     if not copy.exists():
         shutil.copytree(root, copy, symlinks=True)
-    result = {"seconds": 0.0, "cpu": 0.0, "verified": 0, "failed": [], "kernels": 0, "rewritten": 0,
-              "per_benchmark": {}}
+    result = {
+        "seconds": 0.0,
+        "cpu": 0.0,
+        "verified": 0,
+        "failed": [],
+        "kernels": 0,
+        "rewritten": 0,
+        "per_benchmark": {},
+    }
     for name in names:
         folder = source_dir(copy / name)
         log = work / f"{tag}-{name}.log"
@@ -128,10 +160,16 @@ def build_all(root: Path, work: Path, names: list[str], tag: str, cc: str, klass
             result["failed"].append(name)
         result["kernels"] += found
         result["rewritten"] += rewritten
-        result["per_benchmark"][name] = {"make_s": round(seconds, 2), "cpu_s": round(cpu, 2),
-                                         "rc": rc, "verified": ok,
-                                         "run_s": round(run_s, 2), "kernels": found,
-                                         "rewritten": rewritten, "report_lines": lines}
+        result["per_benchmark"][name] = {
+            "make_s": round(seconds, 2),
+            "cpu_s": round(cpu, 2),
+            "rc": rc,
+            "verified": ok,
+            "run_s": round(run_s, 2),
+            "kernels": found,
+            "rewritten": rewritten,
+            "report_lines": lines,
+        }
     result["seconds"] = round(result["seconds"], 2)
     result["cpu"] = round(result["cpu"], 2)
     return result
@@ -146,15 +184,24 @@ def main() -> int:
     ap.add_argument("--work", default=None, help="folder for the copies (default: a new temp)")
     ap.add_argument("--json", default=None, help="append the results here (one object a line)")
     ap.add_argument("--no-run", action="store_true", help="build only, do not run the binaries")
-    ap.add_argument("--repeat", type=int, default=1,
-                    help="rounds of plain + warm builds per variant (fastest counts)")
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of plain + warm builds per variant (fastest counts)",
+    )
     ap.add_argument("--keep", action="store_true", help="leave the copies in --work")
-    ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS),
-                    help="a subset of BT,CG,EP,FT,LU,MG,SP (for trying the script)")
+    ap.add_argument(
+        "--benchmarks",
+        default=",".join(NPB_BENCHMARKS),
+        help="a subset of BT,CG,EP,FT,LU,MG,SP (for trying the script)",
+    )
     a = ap.parse_args()
     if not a.npb_root or not Path(a.npb_root, "BT").is_dir():
-        print("npb_wrapper_build: give --npb-root or set NPB_ROOT (the NPB-ACC folder)",
-              file=sys.stderr)
+        print(
+            "npb_wrapper_build: give --npb-root or set NPB_ROOT (the NPB-ACC folder)",
+            file=sys.stderr,
+        )
         return 2
     root = Path(a.npb_root).resolve()
     work = Path(a.work or tempfile.mkdtemp(prefix="npb-wrapper-"))
@@ -164,22 +211,29 @@ def main() -> int:
     n = len(names)
     # PYTHONDONTWRITEBYTECODE (set in some sandboxes) would make every accsat-cc call
     # compile accsat's modules again; a normal install caches their bytecode
-    base_env = {k: v for k, v in os.environ.items()
-                if not k.startswith("ACCSAT_") and k != "PYTHONDONTWRITEBYTECODE"}
+    base_env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("ACCSAT_") and k != "PYTHONDONTWRITEBYTECODE"
+    }
     rows = []
     try:
         for klass in a.classes.split(","):
-            plain = build_all(root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
-                              not a.no_run)
-            print(f"[{klass}] plain gcc: {plain['seconds']} s, verified {plain['verified']}/{n}",
-                  flush=True)
+            plain = build_all(
+                root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env, not a.no_run
+            )
+            print(
+                f"[{klass}] plain gcc: {plain['seconds']} s, verified {plain['verified']}/{n}",
+                flush=True,
+            )
             for variant in a.variants.split(","):
                 cache = work / f"cache-{variant}-{klass}"
                 shutil.rmtree(cache, ignore_errors=True)
                 env = dict(base_env, ACCSAT_VARIANT=variant, ACCSAT_CACHE_DIR=str(cache))
                 tag = f"{variant.replace('+', '_')}-{klass}-j{a.jobs}"
-                cold = build_all(root, work, names, tag, f"{wrapper} gcc", klass, a.jobs, env,
-                                 not a.no_run)
+                cold = build_all(
+                    root, work, names, tag, f"{wrapper} gcc", klass, a.jobs, env, not a.no_run
+                )
                 entries = len(list(cache.rglob("*.json")))
                 plain_best: dict[str, float] = {}
                 warm_best: dict[str, float] = {}
@@ -187,14 +241,28 @@ def main() -> int:
                 warm_cpu: dict[str, float] = {}
                 warm = None
                 for round_ in range(a.repeat):
-                    p = build_all(root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env,
-                                  False)
-                    w = build_all(root, work, names, tag, f"{wrapper} gcc", klass, a.jobs, env,
-                                  not a.no_run and round_ == 0)
+                    p = build_all(
+                        root, work, names, f"plain-{klass}", "gcc", klass, a.jobs, base_env, False
+                    )
+                    w = build_all(
+                        root,
+                        work,
+                        names,
+                        tag,
+                        f"{wrapper} gcc",
+                        klass,
+                        a.jobs,
+                        env,
+                        not a.no_run and round_ == 0,
+                    )
                     warm = warm or w
                     for b in names:
-                        for best, got, field in ((plain_best, p, "make_s"), (warm_best, w, "make_s"),
-                                                 (plain_cpu, p, "cpu_s"), (warm_cpu, w, "cpu_s")):
+                        for best, got, field in (
+                            (plain_best, p, "make_s"),
+                            (warm_best, w, "make_s"),
+                            (plain_cpu, p, "cpu_s"),
+                            (warm_cpu, w, "cpu_s"),
+                        ):
                             t = got["per_benchmark"][b][field]
                             best[b] = min(best.get(b, t), t)
                 # a warm build should add nothing to the cache (it would if accsat's code
@@ -204,47 +272,66 @@ def main() -> int:
                 warm["seconds"] = round(sum(warm_best.values()), 2)
                 reference = plain_now
                 row = {
-                    "class": klass, "variant": variant, "jobs": a.jobs,
-                    "plain_first_s": plain["seconds"], "plain_s": plain_now, "repeat": a.repeat,
-                    "cold_s": cold["seconds"], "warm_s": warm["seconds"],
+                    "class": klass,
+                    "variant": variant,
+                    "jobs": a.jobs,
+                    "plain_first_s": plain["seconds"],
+                    "plain_s": plain_now,
+                    "repeat": a.repeat,
+                    "cold_s": cold["seconds"],
+                    "warm_s": warm["seconds"],
                     "cold_ratio": round(cold["seconds"] / reference, 3),
-                    "plain_cpu_s": round(sum(plain_cpu.values()), 2), "cold_cpu_s": cold["cpu"],
+                    "plain_cpu_s": round(sum(plain_cpu.values()), 2),
+                    "cold_cpu_s": cold["cpu"],
                     "warm_cpu_s": round(sum(warm_cpu.values()), 2),
                     "cold_cpu_ratio": round(cold["cpu"] / sum(plain_cpu.values()), 3),
                     "warm_cpu_ratio": round(sum(warm_cpu.values()) / sum(plain_cpu.values()), 3),
                     "warm_ratio": round(warm["seconds"] / reference, 3),
-                    "verified_cold": cold["verified"], "verified_warm": warm["verified"],
+                    "verified_cold": cold["verified"],
+                    "verified_warm": warm["verified"],
                     "failed": sorted(set(cold["failed"]) | set(warm["failed"])),
-                    "kernels": cold["kernels"], "rewritten": cold["rewritten"],
-                    "rewritten_warm": warm["rewritten"], "warm_misses": warm_misses,
-                    "per_benchmark": {"cold": cold["per_benchmark"],
-                                      "warm": warm["per_benchmark"],
-                                      "plain_best": plain_best, "warm_best": warm_best},
+                    "kernels": cold["kernels"],
+                    "rewritten": cold["rewritten"],
+                    "rewritten_warm": warm["rewritten"],
+                    "warm_misses": warm_misses,
+                    "per_benchmark": {
+                        "cold": cold["per_benchmark"],
+                        "warm": warm["per_benchmark"],
+                        "plain_best": plain_best,
+                        "warm_best": warm_best,
+                    },
                 }
                 rows.append(row)
-                print(f"[{klass}] {variant} -j{a.jobs}: verified {cold['verified']}/{n} cold, "
-                      f"{warm['verified']}/{n} warm; rewritten {cold['rewritten']}/"
-                      f"{cold['kernels']} (warm {warm['rewritten']}); plain {reference} s, "
-                      f"cold {cold['seconds']} s ({row['cold_ratio']}x), warm {warm['seconds']}"
-                      f" s ({row['warm_ratio']}x); CPU plain {row['plain_cpu_s']} s, cold "
-                      f"{row['cold_cpu_s']} s ({row['cold_cpu_ratio']}x), warm {row['warm_cpu_s']} s "
-                      f"({row['warm_cpu_ratio']}x); warm misses {warm_misses}", flush=True)
+                print(
+                    f"[{klass}] {variant} -j{a.jobs}: verified {cold['verified']}/{n} cold, "
+                    f"{warm['verified']}/{n} warm; rewritten {cold['rewritten']}/"
+                    f"{cold['kernels']} (warm {warm['rewritten']}); plain {reference} s, "
+                    f"cold {cold['seconds']} s ({row['cold_ratio']}x), warm {warm['seconds']}"
+                    f" s ({row['warm_ratio']}x); CPU plain {row['plain_cpu_s']} s, cold "
+                    f"{row['cold_cpu_s']} s ({row['cold_cpu_ratio']}x), warm {row['warm_cpu_s']} s "
+                    f"({row['warm_cpu_ratio']}x); warm misses {warm_misses}",
+                    flush=True,
+                )
                 if a.json:
                     with open(a.json, "a") as f:
                         f.write(json.dumps(row) + "\n")
     finally:
         if not a.keep and a.work is None:
             shutil.rmtree(work, ignore_errors=True)
-    print("\n| class | variant | -j | verified | rewritten/found | plain s | cold s | warm s "
-          "| cold/plain | warm/plain | CPU plain s | CPU cold s | CPU warm s | CPU cold/plain "
-          "| CPU warm/plain |")
+    print(
+        "\n| class | variant | -j | verified | rewritten/found | plain s | cold s | warm s "
+        "| cold/plain | warm/plain | CPU plain s | CPU cold s | CPU warm s | CPU cold/plain "
+        "| CPU warm/plain |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
-        print(f"| {r['class']} | {r['variant']} | {r['jobs']} | {r['verified_cold']}/{n}, "
-              f"{r['verified_warm']}/{n} | {r['rewritten']}/{r['kernels']} | "
-              f"{r['plain_s']} | {r['cold_s']} | {r['warm_s']} | "
-              f"{r['cold_ratio']} | {r['warm_ratio']} | {r['plain_cpu_s']} | {r['cold_cpu_s']} | "
-              f"{r['warm_cpu_s']} | {r['cold_cpu_ratio']} | {r['warm_cpu_ratio']} |")
+        print(
+            f"| {r['class']} | {r['variant']} | {r['jobs']} | {r['verified_cold']}/{n}, "
+            f"{r['verified_warm']}/{n} | {r['rewritten']}/{r['kernels']} | "
+            f"{r['plain_s']} | {r['cold_s']} | {r['warm_s']} | "
+            f"{r['cold_ratio']} | {r['warm_ratio']} | {r['plain_cpu_s']} | {r['cold_cpu_s']} | "
+            f"{r['warm_cpu_s']} | {r['cold_cpu_ratio']} | {r['warm_cpu_ratio']} |"
+        )
     return 0 if all(r["verified_cold"] == n and r["verified_warm"] == n for r in rows) else 1
 
 

@@ -48,8 +48,12 @@ def build(src: Path, cls: str) -> None:
     link = " ".join(("-O3", "-fopenacc", *OFFLOAD_LINK_FLAGS, "-save-temps", "-lm"))
     for x in src.glob("*.x"):
         x.unlink()
-    proc = subprocess.run(["make", "CC=gcc", "CLINK=gcc", f"CLASS={cls}", f"CFLAGS={flags}",
-                           f"CLINKFLAGS={link}"], cwd=src, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["make", "CC=gcc", "CLINK=gcc", f"CLASS={cls}", f"CFLAGS={flags}", f"CLINKFLAGS={link}"],
+        cwd=src,
+        capture_output=True,
+        text=True,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"build failed in {src}:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
 
@@ -77,10 +81,20 @@ def main() -> int:
                 if raw is None:
                     raise RuntimeError(f"no device code in {src}")
                 for e in analyse(raw, work).values():
-                    rows.append({"benchmark": bench, "version": version, "entry": e.name,
-                                 "loads": e.loads, "stores": e.stores, "fma": e.fma,
-                                 "instructions": e.instructions, "registers": e.registers,
-                                 "spill_stores": e.spill_stores, "spill_loads": e.spill_loads})
+                    rows.append(
+                        {
+                            "benchmark": bench,
+                            "version": version,
+                            "entry": e.name,
+                            "loads": e.loads,
+                            "stores": e.stores,
+                            "fma": e.fma,
+                            "instructions": e.instructions,
+                            "registers": e.registers,
+                            "spill_stores": e.spill_stores,
+                            "spill_loads": e.spill_loads,
+                        }
+                    )
                 shutil.rmtree(src.parent)
                 print(f"  built {bench} {version}", file=sys.stderr)
     keys = ("loads", "stores", "fma", "instructions", "registers", "spill_stores", "spill_loads")

@@ -68,7 +68,9 @@ def recording(setting: str, written: list[dict], caps: dict | None = None):
     the kernel as written (the entry of ``written``, the original tree's, that holds it),
     or ``keep-verified``: that, and each kernel holds at most ``caps[(file, line)]``
     values where given."""
-    make_plan, rewrite_kernel = pipeline.make_plan, pipeline.rewrite_kernel
+    # the pipeline plans through budget_plan (make_plan before the budget was wired)
+    hook = "budget_plan" if hasattr(pipeline, "budget_plan") else "make_plan"
+    make_plan, rewrite_kernel = getattr(pipeline, hook), pipeline.rewrite_kernel
 
     def record_kernel(kernel, ctx, options):
         _current.update(file=Path(str(ctx.path)).name, line=kernel.line)
@@ -83,27 +85,48 @@ def recording(setting: str, written: list[dict], caps: dict | None = None):
         ptxas = None
         where = (_current.get("file"), _current.get("line", -1))
         if setting in ("keep-ptxas", "keep-verified"):
-            ptxas = max((e["registers"] for e in written if e["file"] == where[0]
-                         and e["registers"] is not None
-                         and e["first"] <= where[1] <= e["last"]), default=None)
+            ptxas = max(
+                (
+                    e["registers"]
+                    for e in written
+                    if e["file"] == where[0]
+                    and e["registers"] is not None
+                    and e["first"] <= where[1] <= e["last"]
+                ),
+                default=None,
+            )
         held = (caps or {}).get(where)
         if held is not None and held < 0:  # ptxas lost occupancy even with none held
             raise budget.OverBudget("kept as written: ptxas")
         margin = int(setting.split("-m")[1]) if "-m" in setting else 0  # keep-m4: 4 free
-        plan = budget.budget_plan(program, choice, class_of, bulk, setting.split("-")[0],
-                                  ptxas_written=ptxas, most_held=held, margin=margin)
-        row = {"file": _current.get("file"), "line": _current.get("line"),
-               "model": _figures(program, plan), "budget": plan.budget}
+        plan = budget.budget_plan(
+            program,
+            choice,
+            class_of,
+            bulk,
+            setting.split("-")[0],
+            ptxas_written=ptxas,
+            most_held=held,
+            margin=margin,
+        )
+        row = {
+            "file": _current.get("file"),
+            "line": _current.get("line"),
+            "model": _figures(program, plan),
+            "budget": plan.budget,
+        }
         with contextlib.suppress(Exception):
             row["written"] = _figures(program, budget.written_plan(program))
         _current["row"] = row
         return plan
 
-    pipeline.make_plan, pipeline.rewrite_kernel = record_plan, record_kernel
+    setattr(pipeline, hook, record_plan)
+    pipeline.rewrite_kernel = record_kernel
     try:
         yield
     finally:
-        pipeline.make_plan, pipeline.rewrite_kernel = make_plan, rewrite_kernel
+        setattr(pipeline, hook, make_plan)
+        pipeline.rewrite_kernel = rewrite_kernel
 
 
 HOISTS = (0, 2, 4, 8, 16, 32, 1000)  # load-issue windows tried by ``fit --hoist``
@@ -131,8 +154,12 @@ def tree_for(npb_root: Path, bench: str, work: Path, name: str) -> Path:
 def build_ptx(src: Path) -> Path:
     flags = " ".join(("-O3", "-fopenacc", *OFFLOAD_FLAGS, "-fgnu89-inline", "-g", "-save-temps"))
     link = " ".join(("-O3", "-fopenacc", *OFFLOAD_LINK_FLAGS, "-save-temps", "-lm"))
-    proc = subprocess.run(["make", "CC=gcc", "CLINK=gcc", "CLASS=S", f"CFLAGS={flags}",
-                           f"CLINKFLAGS={link}"], cwd=src, capture_output=True, text=True)
+    proc = subprocess.run(
+        ["make", "CC=gcc", "CLINK=gcc", "CLASS=S", f"CFLAGS={flags}", f"CLINKFLAGS={link}"],
+        cwd=src,
+        capture_output=True,
+        text=True,
+    )
     raw = find_ptx(src)
     if proc.returncode != 0 or raw is None:
         raise RuntimeError(f"build failed in {src}:\n{proc.stdout[-1500:]}{proc.stderr[-1500:]}")
@@ -148,11 +175,18 @@ def entries_of(raw: Path, work: Path) -> list[dict]:
     out = []
     for name, e in stats.items():
         loc = where.get(name)
-        out.append({"entry": name, "file": Path(loc.file).name if loc else None,
-                    "first": loc.first if loc else None, "last": loc.last if loc else None,
-                    "registers": e.registers, "loads": e.loads,
-                    "block": block_threads(dims.get(name)),
-                    "spill": (e.spill_stores or 0) + (e.spill_loads or 0)})
+        out.append(
+            {
+                "entry": name,
+                "file": Path(loc.file).name if loc else None,
+                "first": loc.first if loc else None,
+                "last": loc.last if loc else None,
+                "registers": e.registers,
+                "loads": e.loads,
+                "block": block_threads(dims.get(name)),
+                "spill": (e.spill_stores or 0) + (e.spill_loads or 0),
+            }
+        )
     return out
 
 
@@ -166,8 +200,9 @@ def build(args) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for bench in args.benchmarks.split(","):
-            trees = [(ORIG, "any")] + [(v, r) for v in args.variants.split(",")
-                                       for r in args.registers.split(",")]
+            trees = [(ORIG, "any")] + [
+                (v, r) for v in args.variants.split(",") for r in args.registers.split(",")
+            ]
             for variant, setting in trees:
                 tag = variant if variant == ORIG else f"{variant}/{setting}"
                 built = any(e["bench"] == bench and e["tree"] == tag for e in entries)
@@ -194,8 +229,9 @@ def build(args) -> int:
     return 0
 
 
-def rewrite_tree(src: Path, variant: str, setting: str, orig: list[dict], caps: dict,
-                 files: set[str] | None) -> None:
+def rewrite_tree(
+    src: Path, variant: str, setting: str, orig: list[dict], caps: dict, files: set[str] | None
+) -> None:
     """Rewrite the tree's sources in place (``files``: only those; the others as they
     are), recording each kernel's model in ``_kernels``."""
     flags = (f"-I{src.parent / 'common'}", f"-I{src}")
@@ -209,7 +245,9 @@ def rewrite_tree(src: Path, variant: str, setting: str, orig: list[dict], caps: 
             original = kept / f.name
             if not original.exists():
                 shutil.copy(f, original)
-            f.write_text(pipeline.rewrite_file(original, replace(opts, line_directives=str(f))).text)
+            f.write_text(
+                pipeline.rewrite_file(original, replace(opts, line_directives=str(f))).text
+            )
 
 
 def verified(src: Path, variant: str, orig: list[dict], work: Path, rounds: int = 8) -> list:
@@ -234,19 +272,25 @@ def verified(src: Path, variant: str, orig: list[dict], work: Path, rounds: int 
             if o is None or not e["registers"] or not o["registers"]:
                 continue
             block = e.get("block") or 128
-            if any(occupancy(e["registers"], b) < occupancy(o["registers"], b)
-                   for b in {128, block}):
+            if any(
+                occupancy(e["registers"], b) < occupancy(o["registers"], b) for b in {128, block}
+            ):
                 lost.append(e)
         again = set()
         for e in lost:
             for (f, line), k in rows.items():
-                if f == e["file"] and e["first"] <= line <= e["last"] \
-                        and k.get("status") == "rewritten":
+                if (
+                    f == e["file"]
+                    and e["first"] <= line <= e["last"]
+                    and k.get("status") == "rewritten"
+                ):
                     held = k["budget"].get("held")
                     caps[(f, line)] = -1 if held == 0 else (held if held is not None else 16) // 2
                     again.add(f)
-        print(f"    round: {len(lost)} entries lost occupancy, {len(again)} files again",
-              file=sys.stderr)
+        print(
+            f"    round: {len(lost)} entries lost occupancy, {len(again)} files again",
+            file=sys.stderr,
+        )
         if not again:
             break
         files = again
@@ -290,17 +334,24 @@ def pairs(entries: list[dict], kernels: list[dict], hoist: str | None = None) ->
         if e["registers"] is None or e["file"] is None:
             continue
         if e["tree"] == ORIG:
-            inside = [w for (b, f, ln), w in written.items()
-                      if b == e["bench"] and f == e["file"] and e["first"] <= ln <= e["last"]]
+            inside = [
+                w
+                for (b, f, ln), w in written.items()
+                if b == e["bench"] and f == e["file"] and e["first"] <= ln <= e["last"]
+            ]
         else:
-            inside = [k["model"] if k.get("status") == "rewritten" else k.get("written")
-                      for k in kernels if k["bench"] == e["bench"] and k["tree"] == e["tree"]
-                      and k["file"] == e["file"] and e["first"] <= k["line"] <= e["last"]]
+            inside = [
+                k["model"] if k.get("status") == "rewritten" else k.get("written")
+                for k in kernels
+                if k["bench"] == e["bench"]
+                and k["tree"] == e["tree"]
+                and k["file"] == e["file"]
+                and e["first"] <= k["line"] <= e["last"]
+            ]
             inside = [m for m in inside if m]
         if inside:
             peak = (lambda m: m["peaks"][hoist]) if hoist else (lambda m: m["peak"])
-            out.append({**e, "peak": max(peak(m) for m in inside),
-                        "kind": e["tree"].split("/")[0]})
+            out.append({**e, "peak": max(peak(m) for m in inside), "kind": e["tree"].split("/")[0]})
     return out
 
 
@@ -312,9 +363,11 @@ def report(rows: list[dict], base: float, slope: float, label: str) -> None:
     est = [min(255, max(1, round(base + slope * p))) for p in peaks]
     err = [r - e for r, e in zip(regs, est, strict=True)]
     below = sum(e <= 0 for e in err)
-    print(f"{label:16} {len(rows):5d} {spearman(peaks, regs):9.3f} "
-          f"{sum(err) / len(err):+9.1f} {sum(map(abs, err)) / len(err):9.1f} "
-          f"{100 * (len(err) - below) / len(err):8.0f}%")
+    print(
+        f"{label:16} {len(rows):5d} {spearman(peaks, regs):9.3f} "
+        f"{sum(err) / len(err):+9.1f} {sum(map(abs, err)) / len(err):9.1f} "
+        f"{100 * (len(err) - below) / len(err):8.0f}%"
+    )
 
 
 def deltas(rows: list[dict]) -> None:
@@ -324,11 +377,16 @@ def deltas(rows: list[dict]) -> None:
     from accsat.occupancy import occupancy
 
     orig = {(r["bench"], r["entry"]): r for r in rows if r["tree"] == ORIG}
-    print(f"\nrewrite from orig: {'tree':16} {'entries':>7} {'mean |err|':>10} "
-          f"{'step right':>10} {'missed drop':>11} {'false drop':>10}")
+    print(
+        f"\nrewrite from orig: {'tree':16} {'entries':>7} {'mean |err|':>10} "
+        f"{'step right':>10} {'missed drop':>11} {'false drop':>10}"
+    )
     for tree in sorted({r["tree"] for r in rows} - {ORIG}):
-        got = [(orig[(r["bench"], r["entry"])], r) for r in rows
-               if r["tree"] == tree and (r["bench"], r["entry"]) in orig]
+        got = [
+            (orig[(r["bench"], r["entry"])], r)
+            for r in rows
+            if r["tree"] == tree and (r["bench"], r["entry"]) in orig
+        ]
         if not got:
             continue
         err = right = missed = false = 0
@@ -340,8 +398,10 @@ def deltas(rows: list[dict]) -> None:
             right += real == said
             missed += real and not said
             false += said and not real
-        print(f"{'':19}{tree:16} {len(got):7d} {err / len(got):10.1f} {right:10d} {missed:11d} "
-              f"{false:10d}")
+        print(
+            f"{'':19}{tree:16} {len(got):7d} {err / len(got):10.1f} {right:10d} {missed:11d} "
+            f"{false:10d}"
+        )
 
 
 def fit(args) -> int:
@@ -358,20 +418,26 @@ def fit(args) -> int:
     sxx = sum((r["peak"] - mx) ** 2 for r in rows)
     slope = sum((r["peak"] - mx) * (r["registers"] - my) for r in rows) / sxx if sxx else 0.0
     base = my - slope * mx
-    print(f"fit: registers ~ {base:.1f} + {slope:.2f} * peak   "
-          f"(module: {registers.BASE} + {registers.SLOPE} * peak)")
+    print(
+        f"fit: registers ~ {base:.1f} + {slope:.2f} * peak   "
+        f"(module: {registers.BASE} + {registers.SLOPE} * peak)"
+    )
     for b, s, what in ((registers.BASE, registers.SLOPE, "module"), (base, slope, "fitted")):
-        print(f"\n{what}: {'tree':16} {'entries':>5} {'spearman':>9} {'mean err':>9} "
-              f"{'mean |err|':>9} {'above est':>9}")
+        print(
+            f"\n{what}: {'tree':16} {'entries':>5} {'spearman':>9} {'mean err':>9} "
+            f"{'mean |err|':>9} {'above est':>9}"
+        )
         for kind in sorted({r["kind"] for r in rows}):
             report([r for r in rows if r["kind"] == kind], b, s, kind)
         report(rows, b, s, "all")
     deltas(rows)
     if args.verbose:
         for r in sorted(rows, key=lambda r: (r["bench"], r["tree"], r["first"])):
-            print(f"{r['bench']} {r['tree']:12} {r['file']}:{r['first']}-{r['last']} "
-                  f"ptxas {r['registers']:3d} peak {r['peak']:3d} "
-                  f"est {registers.estimate(r['peak']):3d}")
+            print(
+                f"{r['bench']} {r['tree']:12} {r['file']}:{r['first']}-{r['last']} "
+                f"ptxas {r['registers']:3d} peak {r['peak']:3d} "
+                f"est {registers.estimate(r['peak']):3d}"
+            )
     return 0
 
 
@@ -382,8 +448,10 @@ def table(args) -> int:
     from accsat.occupancy import occupancy
 
     entries = json.loads((Path(args.out) / "entries.json").read_text())
-    head = (f"{'bench':5} {'tree':18} {'entries':>7} {'loads':>7} {'saved':>6} {'of cse':>6} "
-            f"{'regs':>6} {'spill B':>7} {'drops@128':>9} {'drops@block':>11}")
+    head = (
+        f"{'bench':5} {'tree':18} {'entries':>7} {'loads':>7} {'saved':>6} {'of cse':>6} "
+        f"{'regs':>6} {'spill B':>7} {'drops@128':>9} {'drops@block':>11}"
+    )
     print(head)
     print("-" * len(head))
     for bench in sorted({e["bench"] for e in entries}):
@@ -401,14 +469,20 @@ def table(args) -> int:
                     continue
                 d128 += occupancy(e["registers"], 128) < occupancy(o["registers"], 128)
                 block = e.get("block") or o.get("block")
-                dblk += block is not None and (occupancy(e["registers"], block)
-                                               < occupancy(o["registers"], block))
+                dblk += block is not None and (
+                    occupancy(e["registers"], block) < occupancy(o["registers"], block)
+                )
             saved = loads[ORIG] - loads[t] if ORIG in loads else 0
-            share = (f"{100 * saved / (loads[ORIG] - cse):5.0f}%"
-                     if cse is not None and ORIG in loads and loads[ORIG] != cse else "     -")
-            print(f"{bench:5} {t:18} {len(sel):7d} {loads[t]:7d} {saved:6d} {share:>6} "
-                  f"{sum(e['registers'] or 0 for e in sel):6d} "
-                  f"{sum(e['spill'] or 0 for e in sel):7d} {d128:9d} {dblk:11d}")
+            share = (
+                f"{100 * saved / (loads[ORIG] - cse):5.0f}%"
+                if cse is not None and ORIG in loads and loads[ORIG] != cse
+                else "     -"
+            )
+            print(
+                f"{bench:5} {t:18} {len(sel):7d} {loads[t]:7d} {saved:6d} {share:>6} "
+                f"{sum(e['registers'] or 0 for e in sel):6d} "
+                f"{sum(e['spill'] or 0 for e in sel):7d} {d128:9d} {dblk:11d}"
+            )
     return 0
 
 
@@ -454,13 +528,17 @@ def main() -> int:
     b.add_argument("--variants", default="cse,accsat")
     b.add_argument("--registers", default="any,keep")
     b.add_argument("--out", default="out/regmodel")
-    b.add_argument("--remodel", action="store_true",
-                   help="trees built before: rewrite again for the model's figures, no build")
+    b.add_argument(
+        "--remodel",
+        action="store_true",
+        help="trees built before: rewrite again for the model's figures, no build",
+    )
     f = sub.add_parser("fit")
     f.add_argument("--out", default="out/regmodel")
     f.add_argument("-v", "--verbose", action="store_true")
-    f.add_argument("--hoist",
-                   help="the model's peaks with this load-issue window (default: the module's)")
+    f.add_argument(
+        "--hoist", help="the model's peaks with this load-issue window (default: the module's)"
+    )
     for name in ("table", "plot"):
         sub.add_parser(name).add_argument("--out", default="out/regmodel")
     args = ap.parse_args()

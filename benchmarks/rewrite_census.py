@@ -57,7 +57,10 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
         files[f"{bench}/{f.name}"] = _sha(result.text)
         for r, replacement, _ in bodies:
             kernels[f"{bench}/{f.name}:{r.line}"] = [
-                r.status, r.ilp, r.cost.get("extracted"), r.cost.get("printed"),
+                r.status,
+                r.ilp,
+                r.cost.get("extracted"),
+                r.cost.get("printed"),
                 _sha(replacement.text) if replacement is not None else None,
             ]
         for r in result.kernels:
@@ -107,8 +110,10 @@ def compare(old: list[dict], new: list[dict]) -> int:
                 changed += 1
                 print(f"{a['variant']} {where}: {ka.get(where)} -> {kb.get(where)}")
         files = [f for f in a.get("files", {}) if a["files"][f] != b.get("files", {}).get(f)]
-        print(f"== {a['variant']}: {changed} kernel records differ; files differing: "
-              f"{' '.join(files) or 'none'}")
+        print(
+            f"== {a['variant']}: {changed} kernel records differ; files differing: "
+            f"{' '.join(files) or 'none'}"
+        )
         total += changed
     return total
 
@@ -143,8 +148,13 @@ def main() -> int:
     ap.add_argument("--benchmarks", default=",".join(NPB_BENCHMARKS))
     ap.add_argument("--extract-seconds", type=float, default=Options.extract_seconds)
     ap.add_argument("--json", type=Path, default=None, help="write the census here")
-    ap.add_argument("--compare", type=Path, nargs=2, metavar=("OLD", "NEW"),
-                    help="compare two censuses written by --json, and stop")
+    ap.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        metavar=("OLD", "NEW"),
+        help="compare two censuses written by --json, and stop",
+    )
     args = ap.parse_args()
     if args.compare:
         old, new = (json.loads(p.read_text()) for p in args.compare)

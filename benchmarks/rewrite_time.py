@@ -32,9 +32,22 @@ STAGES = ("frontend", "ssa", "saturate", "extract", "codegen")
 def gcc_compile(files, out_dir: Path) -> float:
     start = time.perf_counter()
     for bench, f, common in files:
-        subprocess.run(["gcc", "-O3", "-fopenacc", "-foffload=disable", "-fgnu89-inline",
-                        f"-I{common}", "-c", str(f), "-o", str(out_dir / f"{bench}_{f.stem}.o")],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "gcc",
+                "-O3",
+                "-fopenacc",
+                "-foffload=disable",
+                "-fgnu89-inline",
+                f"-I{common}",
+                "-c",
+                str(f),
+                "-o",
+                str(out_dir / f"{bench}_{f.stem}.o"),
+            ],
+            check=True,
+            capture_output=True,
+        )
     return time.perf_counter() - start
 
 
@@ -56,17 +69,35 @@ def main() -> int:
         result = rewrite_file(f, opts)
         file_seconds = time.perf_counter() - t
         for r in result.kernels:
-            kernels.append({"bench": bench, "file": f.name, "line": r.line, **r.seconds,
-                            "status": r.status, "extraction": r.extraction,
-                            "nodes": r.egraph["nodes"], "stop": r.egraph["stop_reason"]})
+            kernels.append(
+                {
+                    "bench": bench,
+                    "file": f.name,
+                    "line": r.line,
+                    **r.seconds,
+                    "status": r.status,
+                    "extraction": r.extraction,
+                    "nodes": r.egraph["nodes"],
+                    "stop": r.egraph["stop_reason"],
+                }
+            )
         if not result.kernels:
-            kernels.append({"bench": bench, "file": f.name, "line": 0, "frontend": file_seconds,
-                            "status": "none"})
+            kernels.append(
+                {
+                    "bench": bench,
+                    "file": f.name,
+                    "line": 0,
+                    "frontend": file_seconds,
+                    "status": "none",
+                }
+            )
     accsat_total = time.perf_counter() - start
     with tempfile.TemporaryDirectory() as tmp:
         gcc_total = gcc_compile(files, Path(tmp))
-    print(f"{len(files)} files, {sum(k['status'] != 'none' for k in kernels)} kernels, "
-          f"variant {args.variant}")
+    print(
+        f"{len(files)} files, {sum(k['status'] != 'none' for k in kernels)} kernels, "
+        f"variant {args.variant}"
+    )
     print(f"{'stage':10s} {'median s':>10s} {'max s':>10s} {'total s':>10s}")
     for stage in STAGES:
         values = [k.get(stage, 0.0) for k in kernels if k["status"] != "none"]
@@ -76,16 +107,29 @@ def main() -> int:
         else:
             total = sum(values)
         print(f"{stage:10s} {statistics.median(values):10.4f} {max(values):10.4f} {total:10.2f}")
-    print(f"accsat total {accsat_total:.2f} s, gcc -O3 -c total {gcc_total:.2f} s, "
-          f"ratio {accsat_total / gcc_total:.2f}")
+    print(
+        f"accsat total {accsat_total:.2f} s, gcc -O3 -c total {gcc_total:.2f} s, "
+        f"ratio {accsat_total / gcc_total:.2f}"
+    )
     slow = sorted(kernels, key=lambda k: -sum(k.get(s, 0.0) for s in STAGES[1:]))[:5]
     for k in slow:
-        print(f"  slowest: {k['bench']}/{k['file']}:{k['line']} "
-              + " ".join(f"{s}={k.get(s, 0.0):.2f}" for s in STAGES[1:])
-              + f" nodes={k.get('nodes')} stop={k.get('stop')} extraction={k.get('extraction')}")
+        print(
+            f"  slowest: {k['bench']}/{k['file']}:{k['line']} "
+            + " ".join(f"{s}={k.get(s, 0.0):.2f}" for s in STAGES[1:])
+            + f" nodes={k.get('nodes')} stop={k.get('stop')} extraction={k.get('extraction')}"
+        )
     if args.json:
-        args.json.write_text(json.dumps({"variant": args.variant, "accsat_seconds": accsat_total,
-                                         "gcc_seconds": gcc_total, "kernels": kernels}, indent=1))
+        args.json.write_text(
+            json.dumps(
+                {
+                    "variant": args.variant,
+                    "accsat_seconds": accsat_total,
+                    "gcc_seconds": gcc_total,
+                    "kernels": kernels,
+                },
+                indent=1,
+            )
+        )
     shutil.rmtree("__pycache__", ignore_errors=True)
     return 0
 

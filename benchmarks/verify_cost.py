@@ -46,11 +46,19 @@ def measure(files, variant: str, trials: int) -> dict:
             if v and v["verdict"] in ("fail", "unsupported"):
                 problems.append(f"{bench}/{f.name}:{r.line}: {v['verdict']}: {v['message']}")
         if plain.text != checked.text and not any(
-                (r.verification or {}).get("verdict") == "fail" for r in checked.kernels):
+            (r.verification or {}).get("verdict") == "fail" for r in checked.kernels
+        ):
             problems.append(f"{bench}/{f.name}: --verify changed the output with no failure")
-    return {"variant": variant, "files": len(files), "rewrite_s": plain_s,
-            "rewrite_verify_s": verify_s, "ratio": verify_s / plain_s,
-            "verdicts": dict(verdicts), "problems": problems, "trials": trials}
+    return {
+        "variant": variant,
+        "files": len(files),
+        "rewrite_s": plain_s,
+        "rewrite_verify_s": verify_s,
+        "ratio": verify_s / plain_s,
+        "verdicts": dict(verdicts),
+        "problems": problems,
+        "trials": trials,
+    }
 
 
 def main() -> int:
@@ -68,15 +76,19 @@ def main() -> int:
     for variant in args.variants.split(","):
         r = measure(files, variant, args.trials)
         results.append(r)
-        print(f"{variant:9s} {r['files']} files: rewrite {r['rewrite_s']:.1f} s, rewrite --verify "
-              f"{r['rewrite_verify_s']:.1f} s, ratio {r['ratio']:.2f}; verdicts {r['verdicts']}",
-              flush=True)
+        print(
+            f"{variant:9s} {r['files']} files: rewrite {r['rewrite_s']:.1f} s, rewrite --verify "
+            f"{r['rewrite_verify_s']:.1f} s, ratio {r['ratio']:.2f}; verdicts {r['verdicts']}",
+            flush=True,
+        )
         for p in r["problems"]:
             print(f"  {p}")
     plain = sum(r["rewrite_s"] for r in results)
     checked = sum(r["rewrite_verify_s"] for r in results)
-    print(f"all variants: rewrite {plain:.1f} s, rewrite --verify {checked:.1f} s, "
-          f"ratio {checked / plain:.2f}")
+    print(
+        f"all variants: rewrite {plain:.1f} s, rewrite --verify {checked:.1f} s, "
+        f"ratio {checked / plain:.2f}"
+    )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 1 if any(r["verdicts"].get("fail") for r in results) else 0

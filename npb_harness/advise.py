@@ -39,8 +39,9 @@ def configure(root: Path, benchmark: str, cls: str, work: Path) -> Path:
     src = private_copy(root, benchmark, work / benchmark)
     ucc = "gcc" if shutil.which("gcc") else "cc"
     try:
-        done = process.capture(["make", "config", f"CLASS={cls}", f"UCC={ucc}"], cwd=src,
-                               timeout=CONFIG_TIMEOUT)
+        done = process.capture(
+            ["make", "config", f"CLASS={cls}", f"UCC={ucc}"], cwd=src, timeout=CONFIG_TIMEOUT
+        )
     except OSError as exc:
         raise AccsatError(f"cannot run make: {exc}", str(src)) from None
     if not done.ok or not (src / "npbparams.h").exists():

@@ -39,15 +39,28 @@ def make_commands(cell: Cell, compiler: Compiler, flags: Flags, make_jobs: int) 
     clinkflags = " ".join((*flags.link, *extra, "-lm"))
     # utilities (setparams) are built with the host's C compiler, never accsat
     ucc = "gcc" if shutil.which("gcc") else "cc"
-    variables = [f"CC={accsat_cc.cc_command(cell.variant, compiler.command)}",
-                 f"CLINK={compiler.command}", f"CLASS={cell.size}", f"CFLAGS={cflags}",
-                 f"CLINKFLAGS={clinkflags}", f"UCC={ucc}"]
+    variables = [
+        f"CC={accsat_cc.cc_command(cell.variant, compiler.command)}",
+        f"CLINK={compiler.command}",
+        f"CLASS={cell.size}",
+        f"CFLAGS={cflags}",
+        f"CLINKFLAGS={clinkflags}",
+        f"UCC={ucc}",
+    ]
     return [["make", "config", *variables], ["make", f"-j{max(1, make_jobs)}", *variables]]
 
 
-def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, folder: Path,
-               accsat_cache: Path, make_jobs: int, timeout: float,
-               extra_env: dict[str, str] | None = None) -> dict:
+def build_cell(
+    cell: Cell,
+    npb_root: Path,
+    compiler: Compiler,
+    flags: Flags,
+    folder: Path,
+    accsat_cache: Path,
+    make_jobs: int,
+    timeout: float,
+    extra_env: dict[str, str] | None = None,
+) -> dict:
     """Copy, make, find the binary: the build record the engine stores (``extra_env``:
     the tuned cell's ACCSAT_TUNE)."""
     src = private_copy(npb_root, cell.benchmark, folder / "tree")
@@ -59,26 +72,37 @@ def build_cell(cell: Cell, npb_root: Path, compiler: Compiler, flags: Flags, fol
     variant = DEFAULT_VARIANT if cell.variant == TUNED else cell.variant
     env = accsat_cc.environment(variant, report, accsat_cache, extra_env, event_log)
     # the build, replayable by hand (without the environment: see build.json)
-    (folder / "build.sh").write_text(f"cd {shlex.quote(str(src))}\n" + "".join(
-        " ".join(shlex.quote(w) for w in cmd) + "\n" for cmd in cmds))
+    (folder / "build.sh").write_text(
+        f"cd {shlex.quote(str(src))}\n"
+        + "".join(" ".join(shlex.quote(w) for w in cmd) + "\n" for cmd in cmds)
+    )
     seconds = 0.0
     for cmd in cmds:
-        done = process.run(cmd, cwd=src, env=env, timeout=timeout - seconds, stdout=log,
-                         append=True)
+        done = process.run(
+            cmd, cwd=src, env=env, timeout=timeout - seconds, stdout=log, append=True
+        )
         seconds += done.seconds
         if done.returncode != 0:
             break
     text = log.read_text(errors="replace")
-    record = {"ok": False, "seconds": round(seconds, 3), "source_dir": str(src),
-              "kernels": accsat_cc.kernel_summary(report),
-              "fallbacks": events.fallbacks(event_log), "log": str(log)}
+    record = {
+        "ok": False,
+        "seconds": round(seconds, 3),
+        "source_dir": str(src),
+        "kernels": accsat_cc.kernel_summary(report),
+        "fallbacks": events.fallbacks(event_log),
+        "log": str(log),
+    }
     if done.timed_out:
         return {**record, "status": TIMEOUT, "message": f"build passed {timeout:g} s"}
     exe = find_binary(src, cell.size)
     if done.returncode != 0 or exe is None:
         why = f"make: exit status {done.returncode}" if done.returncode else "no binary"
-        return {**record, "status": BUILD_FAILED,
-                "message": f"{why}; {_last_error(text)} (see {log})"}
+        return {
+            **record,
+            "status": BUILD_FAILED,
+            "message": f"{why}; {_last_error(text)} (see {log})",
+        }
     return {**record, "ok": True, "artifact": str(exe), "message": ""}
 
 

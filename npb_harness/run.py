@@ -53,12 +53,17 @@ def parse(text: str) -> NPBOutput:
     c = _CLASS.search(text)
     mops = number(_MOPS)
     # NPB-ACC's SP prints "Mop/s total = 0.00": not computed, not a rate
-    return NPBOutput(v.group(1) if v else None, number(_SECONDS), mops if mops else None,
-                     c.group(1) if c else None)
+    return NPBOutput(
+        v.group(1) if v else None,
+        number(_SECONDS),
+        mops if mops else None,
+        c.group(1) if c else None,
+    )
 
 
-def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
-             env: dict[str, str]) -> Result:
+def run_cell(
+    cell: Cell, exe: Path, folder: Path, runs: int, timeout: float, env: dict[str, str]
+) -> Result:
     """Run ``exe`` ``runs`` times (stopping at the first failure); keep the best time."""
     times: list[float] = []
     walls: list[float] = []
@@ -66,8 +71,15 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
     best: NPBOutput | None = None
     for i in range(1, runs + 1):
         log = folder / f"run-{i}.out"
-        done = process.run([str(exe.resolve())], cwd=exe.parent, env=env, timeout=timeout, stdout=log,
-                         big_stack=True, timed=True)
+        done = process.run(
+            [str(exe.resolve())],
+            cwd=exe.parent,
+            env=env,
+            timeout=timeout,
+            stdout=log,
+            big_stack=True,
+            timed=True,
+        )
         text = log.read_text(errors="replace")
         out = parse(text)
         base = Result(cell, OK, times=times, verified=out.verified if out.verification else None)
@@ -95,10 +107,16 @@ def run_cell(cell: Cell, exe: Path, folder: Path, runs: int, timeout: float,
         walls.append(done.seconds)
         if done.cpu_seconds is not None:
             cpus.append(done.cpu_seconds)
-    return Result(cell, OK, verified=True, seconds=best.seconds if best else None,
-                  times=times, mops=best.mops if best else None,
-                  wall_seconds=min(walls) if walls else None,
-                  cpu_seconds=min(cpus) if cpus else None)
+    return Result(
+        cell,
+        OK,
+        verified=True,
+        seconds=best.seconds if best else None,
+        times=times,
+        mops=best.mops if best else None,
+        wall_seconds=min(walls) if walls else None,
+        cpu_seconds=min(cpus) if cpus else None,
+    )
 
 
 def _faster(a: NPBOutput, b: NPBOutput) -> bool:

@@ -54,8 +54,11 @@ class NPBSuite:
         if compiler.path() is None:
             return Result(cell, COMPILER_NOT_FOUND, f"'{compiler.command}' is not on PATH")
         if cell.target == "ptx" and not nvptx_offload(compiler.command):
-            return Result(cell, UNSUPPORTED, f"'{compiler.command}' has no nvptx offload "
-                          "compiler (Debian: gcc-N-offload-nvptx)")
+            return Result(
+                cell,
+                UNSUPPORTED,
+                f"'{compiler.command}' has no nvptx offload compiler (Debian: gcc-N-offload-nvptx)",
+            )
         if cell.target == "nvptx" and not gpu_present():
             return Result(cell, NO_GPU, "nvidia-smi finds no GPU: offloaded runs skipped")
         return None
@@ -64,15 +67,24 @@ class NPBSuite:
         compiler = self.compilers[cell.compiler]
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        key: dict[str, object] = {"root": str(self.root.resolve()), "cell": cell.as_dict(),
-               "compiler": compiler.command, "compiler_path": compiler.path(),
-               "make": make_commands(cell, compiler, flags, 1)[0],
-               "harness": sweep_version, "accsat": accsat_version}
+        key: dict[str, object] = {
+            "root": str(self.root.resolve()),
+            "cell": cell.as_dict(),
+            "compiler": compiler.command,
+            "compiler_path": compiler.path(),
+            "make": make_commands(cell, compiler, flags, 1)[0],
+            "harness": sweep_version,
+            "accsat": accsat_version,
+        }
         if cell.variant != ORIG:
             key["accsat_code"] = accsat_cc.accsat_code()
+            key.update(accsat_cc.kept_settings())
         if cell.variant == TUNED:  # its build is the tuning: what it compares, how often
-            key["tune"] = {"variants": list(self.tune_variants), "runs": self.runs,
-                           "timeout": self.timeout}
+            key["tune"] = {
+                "variants": list(self.tune_variants),
+                "runs": self.runs,
+                "timeout": self.timeout,
+            }
         return key
 
     def run_key(self, cell: Cell) -> dict:
@@ -82,11 +94,29 @@ class NPBSuite:
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
         if cell.variant == TUNED:
-            return build_tuned(cell, self.root, self.compilers[cell.compiler], flags, folder,
-                               self.accsat_cache, self.make_jobs, list(self.tune_variants),
-                               self.runs, self.timeout, self.build_timeout)
-        return build_cell(cell, self.root, self.compilers[cell.compiler], flags, folder,
-                          self.accsat_cache, self.make_jobs, self.build_timeout)
+            return build_tuned(
+                cell,
+                self.root,
+                self.compilers[cell.compiler],
+                flags,
+                folder,
+                self.accsat_cache,
+                self.make_jobs,
+                list(self.tune_variants),
+                self.runs,
+                self.timeout,
+                self.build_timeout,
+            )
+        return build_cell(
+            cell,
+            self.root,
+            self.compilers[cell.compiler],
+            flags,
+            folder,
+            self.accsat_cache,
+            self.make_jobs,
+            self.build_timeout,
+        )
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
         if cell.target == "ptx":

@@ -29,16 +29,22 @@ def source_dir(top: Path) -> Path:
     named = top / top.name
     if (named / "Makefile").is_file():
         return named
-    found = [p for p in sorted(top.iterdir())
-             if p.is_dir() and p.name not in _NOT_SOURCES and (p / "Makefile").is_file()]
+    found = [
+        p
+        for p in sorted(top.iterdir())
+        if p.is_dir() and p.name not in _NOT_SOURCES and (p / "Makefile").is_file()
+    ]
     if len(found) != 1:
-        raise FileNotFoundError(f"{top}: expected one source folder with a Makefile, "
-                                f"found {[p.name for p in found] or 'none'}")
+        raise FileNotFoundError(
+            f"{top}: expected one source folder with a Makefile, "
+            f"found {[p.name for p in found] or 'none'}"
+        )
     return found[0]
 
 
-def sources(root: Path, benchmarks: Iterable[str] = NPB_BENCHMARKS
-            ) -> Iterator[tuple[str, Path, Path]]:
+def sources(
+    root: Path, benchmarks: Iterable[str] = NPB_BENCHMARKS
+) -> Iterator[tuple[str, Path, Path]]:
     """(benchmark, C file, the benchmark's ``common`` folder) for every source file
     of ``root``'s benchmarks, benchmark by benchmark, files in name order."""
     for bench in benchmarks:
@@ -57,8 +63,7 @@ def private_copy(root: Path, benchmark: str, dest: Path) -> Path:
 
 
 def _ignore(folder: str, names: list[str]) -> set[str]:
-    skip = {n for n in names if n.endswith(_PRODUCTS) or n == "npbparams.h"
-            or ".xnvptx-none." in n}
+    skip = {n for n in names if n.endswith(_PRODUCTS) or n == "npbparams.h" or ".xnvptx-none." in n}
     if Path(folder).name == "sys":
         skip.add("setparams")  # a binary from somebody else's machine: rebuilt by make
     return skip

@@ -47,9 +47,13 @@ class SpecSuiteBase:
         compiler = self.compilers[cell.compiler]
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        key = {"root": str(self.tree.root.resolve()), "cell": cell.as_dict(),
-               "compiler": compiler.command, "compiler_path": compiler.path(),
-               "flags": [list(flags.compile), list(flags.link), list(flags.run_env)]}
+        key = {
+            "root": str(self.tree.root.resolve()),
+            "cell": cell.as_dict(),
+            "compiler": compiler.command,
+            "compiler_path": compiler.path(),
+            "flags": [list(flags.compile), list(flags.link), list(flags.run_env)],
+        }
         if cell.variant != ORIG:
             key["accsat_code"] = accsat_cc.accsat_code()
         return key

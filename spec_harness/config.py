@@ -29,23 +29,49 @@ def cc_line(cell: Cell, compiler: Compiler, report: Path, event_log: Path, cache
     cc = accsat_cc.cc_command(cell.variant, compiler.command)
     if cell.variant == ORIG:
         return cc
-    env = {"ACCSAT_VARIANT": cell.variant, "ACCSAT_REPORT": str(report),
-           events.VARIABLE: str(event_log), "ACCSAT_CACHE_DIR": str(cache)}
+    env = {
+        "ACCSAT_VARIANT": cell.variant,
+        "ACCSAT_REPORT": str(report),
+        events.VARIABLE: str(event_log),
+        "ACCSAT_CACHE_DIR": str(cache),
+    }
     return "env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + cc
 
 
-def render(cell: Cell, compiler: Compiler, flags: Flags, output_root: Path, iterations: int,
-           make_jobs: int, report: Path, event_log: Path, cache: Path) -> str:
+def render(
+    cell: Cell,
+    compiler: Compiler,
+    flags: Flags,
+    output_root: Path,
+    iterations: int,
+    make_jobs: int,
+    report: Path,
+    event_log: Path,
+    cache: Path,
+) -> str:
     template = jinja2.Template(
         resources.files("spec_harness").joinpath("templates/accel.cfg.j2").read_text(),
-        trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined)
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
     return template.render(
-        benchmark=cell.benchmark, model=model(cell.benchmark), size=cell.size,
-        compiler=compiler.command, target=cell.target, variant=cell.variant, orig=ORIG,
-        ext=extension(cell), output_root=str(output_root), iterations=iterations,
-        make_jobs=make_jobs, run_env=list(flags.run_env),
-        cc=cc_line(cell, compiler, report, event_log, cache), optimize=" ".join(flags.compile),
+        benchmark=cell.benchmark,
+        model=model(cell.benchmark),
+        size=cell.size,
+        compiler=compiler.command,
+        target=cell.target,
+        variant=cell.variant,
+        orig=ORIG,
+        ext=extension(cell),
+        output_root=str(output_root),
+        iterations=iterations,
+        make_jobs=make_jobs,
+        run_env=list(flags.run_env),
+        cc=cc_line(cell, compiler, report, event_log, cache),
+        optimize=" ".join(flags.compile),
         # OPTIMIZE is on the link line too: only what linking adds goes here
         ldflags=" ".join(f for f in flags.link if f not in flags.compile),
-        libs=" ".join(LIBS))
+        libs=" ".join(LIBS),
+    )

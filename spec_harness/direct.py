@@ -37,8 +37,12 @@ class DirectSuite(SpecSuiteBase):
     name: str = "spec-direct"
 
     def build_key(self, cell: Cell) -> dict:
-        return {**self.base_key(cell), "mode": "direct", "harness": sweep_version,
-                "accsat": accsat_version}
+        return {
+            **self.base_key(cell),
+            "mode": "direct",
+            "harness": sweep_version,
+            "accsat": accsat_version,
+        }
 
     def run_key(self, cell: Cell) -> dict:
         return {"runs": self.runs, "timeout": self.timeout}
@@ -51,24 +55,40 @@ class DirectSuite(SpecSuiteBase):
         if build.exists():
             shutil.rmtree(build)
         shutil.copytree(bench / "src", build, symlinks=False)
-        log, report, event_log = folder / "build.log", folder / "kernels.jsonl", folder / "events.jsonl"
+        log, report, event_log = (
+            folder / "build.log",
+            folder / "kernels.jsonl",
+            folder / "events.jsonl",
+        )
         for stale in (log, report, event_log):
             stale.unlink(missing_ok=True)
         record = {"ok": False, "log": str(log), "seconds": 0.0}
         try:
-            info = objectpm.load(bench, "", cell.size, self.tree.input_dirs(cell.benchmark,
-                                                                           cell.size))
+            info = objectpm.load(
+                bench, "", cell.size, self.tree.input_dirs(cell.benchmark, cell.size)
+            )
         except objectpm.ObjectPmError as exc:
             return {**record, "status": BUILD_FAILED, "message": f"object.pm: {exc}"}
-        env = accsat_cc.environment(cell.variant, report, self.accsat_cache,
-                                    event_log=event_log)
+        env = accsat_cc.environment(cell.variant, report, self.accsat_cache, event_log=event_log)
         cc = shlex.split(accsat_cc.cc_command(cell.variant, compiler.command))
-        cmds = [[*cc, *flags.compile, *SPEC_DEFINES, *info.bench_flags, "-c", src,
-                 "-o", _object(src)] for src in info.sources]
-        cmds.append([*shlex.split(compiler.command), *flags.link,
-                     *(_object(s) for s in info.sources), "-o", info.exename, *LIBS])
-        (folder / "build.sh").write_text(f"cd {shlex.quote(str(build))}\n" + "".join(
-            " ".join(shlex.quote(w) for w in c) + "\n" for c in cmds))
+        cmds = [
+            [*cc, *flags.compile, *SPEC_DEFINES, *info.bench_flags, "-c", src, "-o", _object(src)]
+            for src in info.sources
+        ]
+        cmds.append(
+            [
+                *shlex.split(compiler.command),
+                *flags.link,
+                *(_object(s) for s in info.sources),
+                "-o",
+                info.exename,
+                *LIBS,
+            ]
+        )
+        (folder / "build.sh").write_text(
+            f"cd {shlex.quote(str(build))}\n"
+            + "".join(" ".join(shlex.quote(w) for w in c) + "\n" for c in cmds)
+        )
         start = time.perf_counter()
         for cmd in cmds:
             with open(log, "a") as f:
@@ -78,17 +98,25 @@ class DirectSuite(SpecSuiteBase):
             if done.timed_out or done.returncode != 0:
                 break
         text = log.read_text(errors="replace")
-        record.update(seconds=round(time.perf_counter() - start, 3),
-                      kernels=accsat_cc.kernel_summary(report),
-                      fallbacks=events.fallbacks(event_log))
+        record.update(
+            seconds=round(time.perf_counter() - start, 3),
+            kernels=accsat_cc.kernel_summary(report),
+            fallbacks=events.fallbacks(event_log),
+        )
         if done.timed_out:
-            return {**record, "status": TIMEOUT, "message": f"build passed {self.build_timeout:g} s"}
+            return {
+                **record,
+                "status": TIMEOUT,
+                "message": f"build passed {self.build_timeout:g} s",
+            }
         exe = build / info.exename
         if done.returncode != 0 or not exe.is_file():
             last = text.strip().splitlines()[-1:] or ["no output"]
-            return {**record, "status": BUILD_FAILED,
-                    "message": f"{cmd[0]}: exit status {done.returncode}; {last[0][:300]} "
-                               f"(see {log})"}
+            return {
+                **record,
+                "status": BUILD_FAILED,
+                "message": f"{cmd[0]}: exit status {done.returncode}; {last[0][:300]} (see {log})",
+            }
         return {**record, "ok": True, "artifact": str(exe), "message": ""}
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
@@ -105,11 +133,19 @@ class DirectSuite(SpecSuiteBase):
                 return outcome
             times.append(round(outcome[0], 6))
             cpus.append(round(outcome[1], 4))
-        return Result(cell, OK, verified=True, seconds=min(times), times=times,
-                      wall_seconds=min(times), cpu_seconds=min(cpus))
+        return Result(
+            cell,
+            OK,
+            verified=True,
+            seconds=min(times),
+            times=times,
+            wall_seconds=min(times),
+            cpu_seconds=min(cpus),
+        )
 
-    def _one_run(self, cell: Cell, exe: Path, run: Path, env: dict,
-                 i: int) -> tuple[float, float] | Result:
+    def _one_run(
+        self, cell: Cell, exe: Path, run: Path, env: dict, i: int
+    ) -> tuple[float, float] | Result:
         """The run's (wall, cpu) seconds, or the failed Result."""
         if run.exists():
             shutil.rmtree(run)
@@ -128,31 +164,50 @@ class DirectSuite(SpecSuiteBase):
             out = run / (inv.output or f"{info.exename}.{n}.out")
             err = run / (inv.error or f"{info.exename}.{n}.err")
             stdin = run / inv.input if inv.input else None
-            done = process.run([inv.command, *inv.args], cwd=run, env=env,
-                             timeout=self.timeout - seconds, stdout=out, stderr=err,
-                             stdin=stdin, big_stack=True)
+            done = process.run(
+                [inv.command, *inv.args],
+                cwd=run,
+                env=env,
+                timeout=self.timeout - seconds,
+                stdout=out,
+                stderr=err,
+                stdin=stdin,
+                big_stack=True,
+            )
             seconds += done.seconds
             cpu += done.cpu_seconds or 0.0
             if done.timed_out:
                 return Result(cell, TIMEOUT, f"run {i} passed {self.timeout:g} s")
             if done.returncode != 0:
-                return Result(cell, RUN_FAILED, f"run {i}: {inv.command} exit status "
-                              f"{done.returncode}: {process.tail(err, 300).strip()}")
+                return Result(
+                    cell,
+                    RUN_FAILED,
+                    f"run {i}: {inv.command} exit status "
+                    f"{done.returncode}: {process.tail(err, 300).strip()}",
+                )
         expected_dir = self.tree.output_dir(cell.benchmark, cell.size)
-        expected = sorted(p for p in expected_dir.iterdir() if p.is_file()) \
-            if expected_dir.is_dir() else []
+        expected = (
+            sorted(p for p in expected_dir.iterdir() if p.is_file())
+            if expected_dir.is_dir()
+            else []
+        )
         if not expected:
-            return Result(cell, VERIFICATION_FAILED, f"no expected outputs in {expected_dir}",
-                          verified=False)
+            return Result(
+                cell, VERIFICATION_FAILED, f"no expected outputs in {expected_dir}", verified=False
+            )
         for want in expected:
             abstol, reltol = info.tolerance_for(want.name)
-            tol = Tolerance(abstol, reltol, info.compwhite, info.floatcompare, info.ignorecase,
-                            info.skiptol)
+            tol = Tolerance(
+                abstol, reltol, info.compwhite, info.floatcompare, info.ignorecase, info.skiptol
+            )
             bad = validate_file(want, run / want.name, tol)
             if bad:
-                return Result(cell, VERIFICATION_FAILED,
-                              f"run {i}: {want.name}: {len(bad)} line(s) differ; {bad[0]}",
-                              verified=False)
+                return Result(
+                    cell,
+                    VERIFICATION_FAILED,
+                    f"run {i}: {want.name}: {len(bad)} line(s) differ; {bad[0]}",
+                    verified=False,
+                )
         return seconds, cpu
 
 

@@ -27,8 +27,10 @@ def spec_flags(compiler: Compiler, benchmark: str, target: str) -> Flags | str:
 
 def flags_listing(compilers: list[Compiler], target: str, benchmarks=PAPER_BENCHMARKS) -> str:
     """One line per benchmark and compiler: what the harness compiles it with."""
-    lines = [f"# {target}: direct mode adds {' '.join(SPEC_DEFINES)} and object.pm's $bench_flags; "
-             "runspec mode writes CFLAGS as OPTIMIZE (runspec adds its own defines)"]
+    lines = [
+        f"# {target}: direct mode adds {' '.join(SPEC_DEFINES)} and object.pm's $bench_flags; "
+        "runspec mode writes CFLAGS as OPTIMIZE (runspec adds its own defines)"
+    ]
     for b in benchmarks:
         for c in compilers:
             f = spec_flags(c, b, target)
@@ -36,7 +38,9 @@ def flags_listing(compilers: list[Compiler], target: str, benchmarks=PAPER_BENCH
                 lines.append(f"{b:16} {model(b):8} {c.name:6} {target:6} unsupported: {f}")
                 continue
             env = " ".join(f"{k}={v}" for k, v in f.run_env)
-            lines.append(f"{b:16} {model(b):8} {c.name:6} {target:6} "
-                         f"CC='accsat-cc {c.command}' CFLAGS='{' '.join(f.compile)}' "
-                         f"LDFLAGS='{' '.join((*f.link, *LIBS))}'" + (f" run: {env}" if env else ""))
+            lines.append(
+                f"{b:16} {model(b):8} {c.name:6} {target:6} "
+                f"CC='accsat-cc {c.command}' CFLAGS='{' '.join(f.compile)}' "
+                f"LDFLAGS='{' '.join((*f.link, *LIBS))}'" + (f" run: {env}" if env else "")
+            )
     return "\n".join(lines)

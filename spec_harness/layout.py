@@ -20,8 +20,20 @@ from pathlib import Path
 # OpenACC suite and the OpenMP-target versions of the same programs. (The other
 # ACCEL benchmarks are Fortran or mixed C/Fortran: accsat rewrites C only.)
 PAPER_BENCHMARKS = (
-    "303.ostencil", "304.olbm", "314.omriq", "352.ep", "354.cg", "357.csp", "370.bt",
-    "503.postencil", "504.polbm", "514.pomriq", "552.pep", "554.pcg", "557.pcsp", "570.pbt",
+    "303.ostencil",
+    "304.olbm",
+    "314.omriq",
+    "352.ep",
+    "354.cg",
+    "357.csp",
+    "370.bt",
+    "503.postencil",
+    "504.polbm",
+    "514.pomriq",
+    "552.pep",
+    "554.pcg",
+    "557.pcsp",
+    "570.pbt",
 )
 SIZES = ("test", "train", "ref")
 

@@ -67,8 +67,17 @@ def load(bench_dir: Path, exe: str, size: str, input_dirs: list[Path]) -> BenchI
     objpm = bench_dir / "Spec" / "object.pm"
     if not objpm.is_file():
         raise ObjectPmError(f"no {objpm}")
-    done = process.capture([perl, str(_SCRIPT), str(objpm.resolve()), exe, size,
-                            *(str(d.resolve()) for d in input_dirs)], timeout=60)
+    done = process.capture(
+        [
+            perl,
+            str(_SCRIPT),
+            str(objpm.resolve()),
+            exe,
+            size,
+            *(str(d.resolve()) for d in input_dirs),
+        ],
+        timeout=60,
+    )
     if done.timed_out:
         raise ObjectPmError(f"perl {objpm}: no answer in 60 s")
     if not done.ok:
@@ -77,11 +86,27 @@ def load(bench_dir: Path, exe: str, size: str, input_dirs: list[Path]) -> BenchI
     sources = d.get("sources") or sorted(p.name for p in (bench_dir / "src").glob("*.c"))
     flags = " ".join(x for x in (d.get("bench_flags"), d.get("bench_cflags")) if x)
     exename = d.get("exename") or bench_dir.name.split(".", 1)[-1]
-    runs = [Invocation(r["command"] or exe, list(r.get("args") or []), r.get("input"),
-                       r.get("output"), r.get("error")) for r in d.get("runs", [])]
+    runs = [
+        Invocation(
+            r["command"] or exe,
+            list(r.get("args") or []),
+            r.get("input"),
+            r.get("output"),
+            r.get("error"),
+        )
+        for r in d.get("runs", [])
+    ]
     return BenchInfo(
-        name=bench_dir.name, exename=exename, sources=list(sources),
-        bench_flags=flags.split(), abstol=d.get("abstol"), reltol=d.get("reltol"),
-        compwhite=bool(d.get("compwhite")), floatcompare=bool(d.get("floatcompare")),
-        skiptol=int(d.get("skiptol") or 0), ignorecase=bool(d.get("ignorecase")),
-        runs=runs, invoke_defined=bool(d.get("invoke_defined")))
+        name=bench_dir.name,
+        exename=exename,
+        sources=list(sources),
+        bench_flags=flags.split(),
+        abstol=d.get("abstol"),
+        reltol=d.get("reltol"),
+        compwhite=bool(d.get("compwhite")),
+        floatcompare=bool(d.get("floatcompare")),
+        skiptol=int(d.get("skiptol") or 0),
+        ignorecase=bool(d.get("ignorecase")),
+        runs=runs,
+        invoke_defined=bool(d.get("invoke_defined")),
+    )

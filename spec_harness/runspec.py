@@ -63,12 +63,14 @@ class ResultRow:
 def parse_csv(text: str) -> list[ResultRow]:
     """The rows of the "Full Results Table" section of a runspec CSV result."""
     lines = text.splitlines()
-    start = next((i for i, ln in enumerate(lines)
-                  if ln.strip().strip('"').lower() == "full results table"), None)
+    start = next(
+        (i for i, ln in enumerate(lines) if ln.strip().strip('"').lower() == "full results table"),
+        None,
+    )
     if start is None:
         return []
     body: list[str] = []
-    for ln in lines[start + 1:]:
+    for ln in lines[start + 1 :]:
         if not ln.strip():
             if body:
                 break
@@ -109,24 +111,45 @@ class RunspecSuite(SpecSuiteBase):
     def config_text(self, cell: Cell, folder: Path) -> str:
         flags = self.flags(cell)
         assert isinstance(flags, Flags)
-        return render(cell, self.compilers[cell.compiler], flags, folder / "spec",
-                      self.runs, self.make_jobs, folder / "kernels.jsonl", folder / "events.jsonl",
-                      self.accsat_cache)
+        return render(
+            cell,
+            self.compilers[cell.compiler],
+            flags,
+            folder / "spec",
+            self.runs,
+            self.make_jobs,
+            folder / "kernels.jsonl",
+            folder / "events.jsonl",
+            self.accsat_cache,
+        )
 
     def build_key(self, cell: Cell) -> dict:
-        return {**self.base_key(cell), "mode": "runspec", "harness": sweep_version,
-                "accsat": accsat_version, "cc": accsat_cc.cc_command(cell.variant, "")}
+        return {
+            **self.base_key(cell),
+            "mode": "runspec",
+            "harness": sweep_version,
+            "accsat": accsat_version,
+            "cc": accsat_cc.cc_command(cell.variant, ""),
+        }
 
     def run_key(self, cell: Cell) -> dict:
         return {"runs": self.runs, "timeout": self.timeout}
 
-    def _runspec(self, args: list[str], folder: Path, log: Path, timeout: float,
-                 extra_env: dict[str, str] | None = None) -> process.Finished:
-        script = (f"cd {shlex.quote(str(self.tree.root))} && . ./shrc && runspec "
-                  + " ".join(shlex.quote(a) for a in args))
+    def _runspec(
+        self,
+        args: list[str],
+        folder: Path,
+        log: Path,
+        timeout: float,
+        extra_env: dict[str, str] | None = None,
+    ) -> process.Finished:
+        script = f"cd {shlex.quote(str(self.tree.root))} && . ./shrc && runspec " + " ".join(
+            shlex.quote(a) for a in args
+        )
         env = accsat_cc.environment(ORIG, None, None, extra_env)
-        return process.run(["/bin/sh", "-c", script], cwd=folder, env=env, timeout=timeout,
-                         stdout=log)
+        return process.run(
+            ["/bin/sh", "-c", script], cwd=folder, env=env, timeout=timeout, stdout=log
+        )
 
     def build(self, cell: Cell, folder: Path) -> dict:
         cfg = folder / "accsat.cfg"
@@ -135,45 +158,80 @@ class RunspecSuite(SpecSuiteBase):
         for stale in (report, event_log):
             stale.unlink(missing_ok=True)
         log = folder / "build.log"
-        done = self._runspec([f"--config={cfg}", "--action=build", "--tune=base",
-                              cell.benchmark], folder, log, self.build_timeout)
+        done = self._runspec(
+            [f"--config={cfg}", "--action=build", "--tune=base", cell.benchmark],
+            folder,
+            log,
+            self.build_timeout,
+        )
         text = log.read_text(errors="replace")
-        record = {"ok": False, "seconds": round(done.seconds, 3), "log": str(log),
-                  "kernels": accsat_cc.kernel_summary(report),
-                  "fallbacks": events.fallbacks(event_log)}
+        record = {
+            "ok": False,
+            "seconds": round(done.seconds, 3),
+            "log": str(log),
+            "kernels": accsat_cc.kernel_summary(report),
+            "fallbacks": events.fallbacks(event_log),
+        }
         if done.timed_out:
-            return {**record, "status": TIMEOUT,
-                    "message": f"build passed {self.build_timeout:g} s"}
+            return {
+                **record,
+                "status": TIMEOUT,
+                "message": f"build passed {self.build_timeout:g} s",
+            }
         exes = sorted((folder / "spec" / "benchspec" / "ACCEL" / cell.benchmark / "exe").glob("*"))
         if done.returncode != 0 or not exes or re.search(r"Build errors:.*\S", text):
-            return {**record, "status": BUILD_FAILED,
-                    "message": f"runspec --action=build: exit status {done.returncode} "
-                               f"(see {log})"}
+            return {
+                **record,
+                "status": BUILD_FAILED,
+                "message": f"runspec --action=build: exit status {done.returncode} (see {log})",
+            }
         return {**record, "ok": True, "artifact": str(exes[0]), "message": ""}
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
         cfg = folder / "accsat.cfg"
         log = folder / "run.log"
-        done = self._runspec([f"--config={cfg}", "--action=validate", "--nobuild",
-                              f"--size={cell.size}", f"--iterations={self.runs}", "--tune=base",
-                              "--noreportable", "--output_format=csv", cell.benchmark],
-                             folder, log, self.timeout * self.runs)
+        done = self._runspec(
+            [
+                f"--config={cfg}",
+                "--action=validate",
+                "--nobuild",
+                f"--size={cell.size}",
+                f"--iterations={self.runs}",
+                "--tune=base",
+                "--noreportable",
+                "--output_format=csv",
+                cell.benchmark,
+            ],
+            folder,
+            log,
+            self.timeout * self.runs,
+        )
         if done.timed_out:
             return Result(cell, TIMEOUT, f"runspec passed {self.timeout * self.runs:g} s")
         text = log.read_text(errors="replace")
         found = _CSV_LINE.findall(text)
         if not found:
-            return Result(cell, RUN_FAILED, f"runspec (exit status {done.returncode}) wrote no "
-                          f"CSV result (see {log})")
-        rows = [r for r in parse_csv(Path(found[-1]).read_text(errors="replace"))
-                if r.benchmark == cell.benchmark]
+            return Result(
+                cell,
+                RUN_FAILED,
+                f"runspec (exit status {done.returncode}) wrote no CSV result (see {log})",
+            )
+        rows = [
+            r
+            for r in parse_csv(Path(found[-1]).read_text(errors="replace"))
+            if r.benchmark == cell.benchmark
+        ]
         if not rows:
             return Result(cell, RUN_FAILED, f"{cell.benchmark} is not in {found[-1]}")
         bad = [r for r in rows if r.status != "S" or r.seconds is None]
         times = [r.seconds for r in rows if r.seconds is not None and r.status == "S"]
         if bad:
             status = _STATUS.get(bad[0].status, RUN_FAILED)
-            return Result(cell, status, f"runspec status {bad[0].status} (see {log})",
-                          verified=False if status == VERIFICATION_FAILED else None,
-                          times=times)
+            return Result(
+                cell,
+                status,
+                f"runspec status {bad[0].status} (see {log})",
+                verified=False if status == VERIFICATION_FAILED else None,
+                times=times,
+            )
         return Result(cell, OK, verified=True, seconds=min(times), times=times)

@@ -78,8 +78,10 @@ def _close(want: str, got: str, tol: Tolerance) -> tuple[bool, str]:
     if tol.reltol is not None and w != 0 and diff / abs(w) <= tol.reltol:
         return True, ""
     rel = diff / abs(w) if w else math.inf
-    return False, (f"{got} vs {want}: abs diff {diff:.3g} (abstol {tol.abstol}), "
-                   f"rel diff {rel:.3g} (reltol {tol.reltol})")
+    return False, (
+        f"{got} vs {want}: abs diff {diff:.3g} (abstol {tol.abstol}), "
+        f"rel diff {rel:.3g} (reltol {tol.reltol})"
+    )
 
 
 def compare_text(expected: str, got: str, tol: Tolerance) -> list[Mismatch]:
@@ -94,8 +96,11 @@ def compare_text(expected: str, got: str, tol: Tolerance) -> list[Mismatch]:
         want = want_lines[n] if n < len(want_lines) else None
         have = got_lines[n] if n < len(got_lines) else None
         if want is None or have is None:
-            out.append(Mismatch(n + 1, want or "", have or "",
-                                "missing line" if have is None else "extra line"))
+            out.append(
+                Mismatch(
+                    n + 1, want or "", have or "", "missing line" if have is None else "extra line"
+                )
+            )
             continue
         if want == have:
             continue
@@ -115,6 +120,7 @@ def compare_text(expected: str, got: str, tol: Tolerance) -> list[Mismatch]:
 def validate_file(expected: Path, got: Path, tol: Tolerance) -> list[Mismatch]:
     if not got.is_file():
         return [Mismatch(0, expected.name, "", f"{got.name} was not written")]
-    mismatches = compare_text(expected.read_text(errors="replace"),
-                              got.read_text(errors="replace"), tol)
+    mismatches = compare_text(
+        expected.read_text(errors="replace"), got.read_text(errors="replace"), tol
+    )
     return [] if len(mismatches) <= tol.skiptol else mismatches

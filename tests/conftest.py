@@ -24,8 +24,12 @@ def private_compile_servers():
     saved = {k: os.environ.get(k) for k in ("XDG_RUNTIME_DIR", "ACCSAT_SERVER_IDLE")}
     os.environ.update(XDG_RUNTIME_DIR=runtime, ACCSAT_SERVER_IDLE="60")
     yield
-    subprocess.run([sys.executable, "-m", "accsat.wrapper", "--stop-server"],
-                   capture_output=True, timeout=60, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "accsat.wrapper", "--stop-server"],
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
     for k, v in saved.items():
         if v is None:
             os.environ.pop(k, None)

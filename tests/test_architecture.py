@@ -30,8 +30,16 @@ STAGES = (
     # compilers and their flags, the process runner, records: for every stage above
     "accsat.toolchain",
     # shared by every stage, importing none
-    grimp.Layer("accsat.ops", "accsat.mathfuncs", "accsat.fileio", "accsat.errors",
-                "accsat.resources", independent=True),
+    grimp.Layer(
+        "accsat.ops",
+        "accsat.mathfuncs",
+        "accsat.fileio",
+        "accsat.errors",
+        "accsat.occupancy",
+        "accsat.settings",
+        "accsat.resources",
+        independent=True,
+    ),
 )
 
 
@@ -60,9 +68,13 @@ def package_cycles(graph: grimp.ImportGraph, parent: str = "accsat") -> list[tup
     """Pairs of ``parent``'s subpackages (and modules) that import each other, directly or
     not (wrapper -> tune -> sweep -> wrapper was one)."""
     children = sorted(graph.find_children(parent))
-    return [(a, b) for i, a in enumerate(children) for b in children[i + 1:]
-            if graph.chain_exists(importer=a, imported=b, as_packages=True)
-            and graph.chain_exists(importer=b, imported=a, as_packages=True)]
+    return [
+        (a, b)
+        for i, a in enumerate(children)
+        for b in children[i + 1 :]
+        if graph.chain_exists(importer=a, imported=b, as_packages=True)
+        and graph.chain_exists(importer=b, imported=a, as_packages=True)
+    ]
 
 
 def test_no_package_circles(graph):

@@ -38,7 +38,8 @@ pytestmark = pytest.mark.skipif(_SKIP_REASON is not None, reason=_SKIP_REASON or
 
 # every variant, and once more with --fp-exact those whose rules may change a float result
 CASES = [(name, ()) for name in VARIANTS] + [
-    (name, ("--fp-exact",)) for name, v in VARIANTS.items() if v.fp_changing]
+    (name, ("--fp-exact",)) for name, v in VARIANTS.items() if v.fp_changing
+]
 
 
 def _case_id(case):

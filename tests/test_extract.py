@@ -55,8 +55,12 @@ def check(g: EGraph, roots: list[int], res) -> None:
 # Root 0 = R(X, Y); X and Y can each be a leaf (35) or an op (10) on a shared S (40).
 # Tree-optimal: 10 + 35 + 35 = 80.  Sharing S: 10 + 10 + 10 + 40 = 70.  Greedy
 # judges X and Y one at a time (10 + 40 > 35), so it misses the sharing.
-SHARING = {0: [node(10, 1, 2)], 1: [node(35, tag="x"), node(10, 3)],
-           2: [node(35, tag="y"), node(10, 3, tag="y")], 3: [node(40)]}
+SHARING = {
+    0: [node(10, 1, 2)],
+    1: [node(35, tag="x"), node(10, 3)],
+    2: [node(35, tag="y"), node(10, 3, tag="y")],
+    3: [node(40)],
+}
 
 
 @pytest.mark.parametrize("solver", ["highs", "cbc"])
@@ -97,8 +101,7 @@ def test_two_cycle_is_cut(solver):
 @pytest.mark.parametrize("solver", ["highs", "cbc"])
 def test_longer_cycle_is_cut_lazily(solver):
     # A -> B -> C -> A through cheap nodes; each class also has a dear way out.
-    g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)],
-               2: [node(1, 0), node(20)]})
+    g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)], 2: [node(1, 0), node(20)]})
     res = extract(g, [0], attr_cost, ExtractConfig(solver=solver))
     check(g, [0], res)
     assert res.cost == 22
@@ -109,8 +112,7 @@ def test_longer_cycle_is_cut_lazily(solver):
 def test_lazy_cuts_without_pruning(solver):
     # The same ring straight to the ILP (pruning would drop the back edge by
     # its bound): the first solution is the ring, a cut, then the optimum.
-    g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)],
-               2: [node(1, 0), node(20)]})
+    g = graph({0: [node(1, 1), node(50)], 1: [node(1, 2), node(50)], 2: [node(1, 0), node(20)]})
     start = {0: node(50)}
     deadline = time.perf_counter() + 30
     out = ilp.solve(g.classes, [0], attr_cost, start, deadline, solver)
@@ -162,6 +164,7 @@ def test_unknown_solver():
 
 
 # -- random e-graphs ------------------------------------------------------------------------
+
 
 @st.composite
 def egraphs(draw, cyclic: bool):
@@ -217,14 +220,44 @@ def test_random_egraphs(cyclic, data):
 
 # -- cost models -----------------------------------------------------------------------------
 
+
 def test_paper_cost_model():
     model = load_cost_model("paper")
-    costs = {op: model.cost(ENode(op, "double")) for op in
-             ("Const", "Sym", "Var", "Phi", "CallRes", "Add", "Fma", "Select", "Load", "Div",
-              "Mod", "Call", "TNil", "TCons")}
-    assert costs == {"Const": 0, "Sym": 0, "Var": 1, "Phi": 1, "CallRes": 1, "Add": 10,
-                     "Fma": 10, "Select": 10, "Load": 100, "Div": 100, "Mod": 100,
-                     "Call": 100, "TNil": 0, "TCons": 0}
+    costs = {
+        op: model.cost(ENode(op, "double"))
+        for op in (
+            "Const",
+            "Sym",
+            "Var",
+            "Phi",
+            "CallRes",
+            "Add",
+            "Fma",
+            "Select",
+            "Load",
+            "Div",
+            "Mod",
+            "Call",
+            "TNil",
+            "TCons",
+        )
+    }
+    assert costs == {
+        "Const": 0,
+        "Sym": 0,
+        "Var": 1,
+        "Phi": 1,
+        "CallRes": 1,
+        "Add": 10,
+        "Fma": 10,
+        "Select": 10,
+        "Load": 100,
+        "Div": 100,
+        "Mod": 100,
+        "Call": 100,
+        "TNil": 0,
+        "TCons": 0,
+    }
 
 
 def test_cost_model_from_path(tmp_path):
@@ -232,17 +265,23 @@ def test_cost_model_from_path(tmp_path):
     path.write_text('name = "mine"\ndefault = 3\n[ops]\nLoad = 7.5\n')
     model = load_cost_model(str(path))
     assert (model.name, model.cost(ENode("Load", "")), model.cost(ENode("Add", ""))) == (
-        "mine", 7.5, 3)
+        "mine",
+        7.5,
+        3,
+    )
     res = extract(graph(SHARING), [0], model, ExtractConfig(use_ilp=False))
     assert res.cost == 9  # root and two leaves at the default cost
 
 
-@pytest.mark.parametrize("text, message", [
-    ("default = ", "bad TOML"),
-    ("default = -1", "non-negative"),
-    ('[ops]\nAdd = "ten"', "must be a number"),
-    ("speed = 3", "unknown cost model keys"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("default = ", "bad TOML"),
+        ("default = -1", "non-negative"),
+        ('[ops]\nAdd = "ten"', "must be a number"),
+        ("speed = 3", "unknown cost model keys"),
+    ],
+)
 def test_bad_cost_model(tmp_path, text, message):
     path = tmp_path / "bad.toml"
     path.write_text(text)

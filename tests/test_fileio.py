@@ -40,9 +40,9 @@ def test_only_regular_files_are_replaced(tmp_path):
 
 
 def test_undecodable_bytes_round_trip(tmp_path):
-    text = b"char *s = \"\xe9\";\n".decode("utf-8", "surrogateescape")
+    text = b'char *s = "\xe9";\n'.decode("utf-8", "surrogateescape")
     write_atomically(tmp_path / "l.c", text)
-    assert (tmp_path / "l.c").read_bytes() == b"char *s = \"\xe9\";\n"
+    assert (tmp_path / "l.c").read_bytes() == b'char *s = "\xe9";\n'
 
 
 def test_bytes_are_written_as_they_are(tmp_path):

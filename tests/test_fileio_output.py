@@ -83,8 +83,7 @@ def test_a_dash_name_is_made_absolute_for_a_program(tmp_path, monkeypatch):
     assert readable("a/-b.c") == Path("a/-b.c")
 
 
-def test_a_writable_file_in_a_folder_we_may_not_write_is_written_in_place(
-        tmp_path, monkeypatch):
+def test_a_writable_file_in_a_folder_we_may_not_write_is_written_in_place(tmp_path, monkeypatch):
     from accsat import fileio
 
     def no_temporary(path, data, **kw):  # what a folder of mode 555 does to a user

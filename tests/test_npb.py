@@ -16,8 +16,7 @@ from accsat.report import NO_GAIN
 from npb_harness.tree import NPB_BENCHMARKS, source_dir
 
 ROOT = os.environ.get("NPB_ROOT")
-pytestmark = [pytest.mark.npb,
-              pytest.mark.skipif(not ROOT, reason="NPB_ROOT is not set")]
+pytestmark = [pytest.mark.npb, pytest.mark.skipif(not ROOT, reason="NPB_ROOT is not set")]
 
 
 @pytest.mark.parametrize("bench", NPB_BENCHMARKS)

@@ -26,8 +26,9 @@ from npb_harness.cli import npb
 
 FIXTURE = Path(__file__).parent / "fixtures" / "npb_mini"
 
-pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
-                                reason="needs gcc and make")
+pytestmark = pytest.mark.skipif(
+    shutil.which("gcc") is None or shutil.which("make") is None, reason="needs gcc and make"
+)
 
 
 def sweep(*args: str) -> tuple[int, str]:
@@ -48,8 +49,20 @@ def mtimes(out: Path) -> dict[str, float]:
 def first_sweep(tmp_path_factory):
     """ST and LX, class S, orig and cse, 2 runs: the sweep most tests look at."""
     out = tmp_path_factory.mktemp("sweep")
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST,LX", "--classes", "S",
-                       "--variants", "orig,cse", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST,LX",
+        "--classes",
+        "S",
+        "--variants",
+        "orig,cse",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     return out, code, text
 
 
@@ -91,8 +104,20 @@ def test_the_users_tree_is_never_touched(first_sweep):
 def test_rerun_takes_every_cell_from_the_cache(first_sweep):
     out, _, _ = first_sweep
     before = mtimes(out)
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST,LX", "--classes", "S",
-                       "--variants", "orig,cse", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST,LX",
+        "--classes",
+        "S",
+        "--variants",
+        "orig,cse",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     assert code == 0
     assert "4 cells: 4 from the cache, 0 built" in text
     assert mtimes(out) == before
@@ -106,13 +131,26 @@ def test_more_runs_rerun_without_rebuilding(first_sweep, tmp_path):
     for rec in copy.glob("cells/*/build.json"):
         rec.write_text(rec.read_text().replace(str(out), str(copy)))
     before = mtimes(copy)
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST", "--classes", "S",
-                       "--variants", "orig,cse", "--runs", "3", "--out", str(copy))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST",
+        "--classes",
+        "S",
+        "--variants",
+        "orig,cse",
+        "--runs",
+        "3",
+        "--out",
+        str(copy),
+    )
     assert code == 0
     assert "0 built, 2 run on an earlier build" in text
     assert all(len(r["times"].split()) == 3 for r in results_of(copy).values())
-    assert {k: v for k, v in mtimes(copy).items() if k.startswith("ST")} == \
-        {k: v for k, v in before.items() if k.startswith("ST")}
+    assert {k: v for k, v in mtimes(copy).items() if k.startswith("ST")} == {
+        k: v for k, v in before.items() if k.startswith("ST")
+    }
 
 
 @pytest.fixture
@@ -127,8 +165,20 @@ def broken_suite(tmp_path) -> Path:
 
 def test_failed_verification_is_a_result_and_the_sweep_goes_on(broken_suite, tmp_path):
     out = tmp_path / "out"
-    code, text = sweep("--npb-root", str(broken_suite), "--benchmarks", "ST,LX",
-                       "--classes", "S", "--variants", "orig", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(broken_suite),
+        "--benchmarks",
+        "ST,LX",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     rows = results_of(out)
     assert rows["ST.S.orig"]["status"] == "verification failed"
@@ -138,11 +188,36 @@ def test_failed_verification_is_a_result_and_the_sweep_goes_on(broken_suite, tmp
     assert re.search(r"^ST\s+VERIFY$", text, re.M), text
     assert "ST.S.gcc.host.orig: verification failed" in text
     # a failed cell is cached as failed; --retry-failed runs it again
-    code, text = sweep("--npb-root", str(broken_suite), "--benchmarks", "ST",
-                       "--classes", "S", "--variants", "orig", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(broken_suite),
+        "--benchmarks",
+        "ST",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     assert "1 from the cache" in text
-    code, text = sweep("--npb-root", str(broken_suite), "--benchmarks", "ST", "--classes", "S",
-                       "--variants", "orig", "--runs", "2", "--out", str(out), "--retry-failed")
+    code, text = sweep(
+        "--npb-root",
+        str(broken_suite),
+        "--benchmarks",
+        "ST",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+        "--retry-failed",
+    )
     assert "0 from the cache" in text
 
 
@@ -154,8 +229,22 @@ def test_build_failure_and_timeout_are_results(tmp_path):
     lx = root / "LX" / "LX-HP" / "lx.c"
     lx.write_text(lx.read_text().replace("int main(void)\n{", "int main(void)\n{\n    for (;;) {}"))
     out = tmp_path / "out"
-    code, text = sweep("--npb-root", str(root), "--benchmarks", "ST,LX", "--classes", "S",
-                       "--variants", "orig", "--runs", "1", "--timeout", "1", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(root),
+        "--benchmarks",
+        "ST,LX",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--runs",
+        "1",
+        "--timeout",
+        "1",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     rows = results_of(out)
     assert rows["ST.S.orig"]["status"] == "build failed"
@@ -165,9 +254,22 @@ def test_build_failure_and_timeout_are_results(tmp_path):
 
 def test_missing_and_unsupported_compilers_and_no_gpu(tmp_path):
     out = tmp_path / "out"
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST", "--classes", "S",
-                       "--variants", "orig", "--compilers", "clang,nvc=no-such-nvc",
-                       "--target", "host,nvptx", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--compilers",
+        "clang,nvc=no-such-nvc",
+        "--target",
+        "host,nvptx",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     with open(out / "results.csv") as f:
         rows = {(r["compiler"], r["target"]): r for r in csv.DictReader(f)}
@@ -175,6 +277,7 @@ def test_missing_and_unsupported_compilers_and_no_gpu(tmp_path):
     assert "OpenACC" in rows[("clang", "host")]["message"]
     assert rows[("nvc", "host")]["status"] == "compiler not found"
     from accsat.toolchain.compilers import gpu_present
+
     if not gpu_present():
         assert rows[("nvc", "nvptx")]["status"] == "compiler not found"
         assert "0 built" in text
@@ -183,8 +286,20 @@ def test_missing_and_unsupported_compilers_and_no_gpu(tmp_path):
 @pytest.mark.skipif(shutil.which("nvidia-smi") is not None, reason="a GPU may be present")
 def test_nvptx_without_gpu_is_recorded_not_run(tmp_path):
     out = tmp_path / "out"
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST", "--classes", "S",
-                       "--variants", "orig", "--target", "nvptx", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST",
+        "--classes",
+        "S",
+        "--variants",
+        "orig",
+        "--target",
+        "nvptx",
+        "--out",
+        str(out),
+    )
     assert code == 0
     (row,) = results_of(out).values()
     assert row["status"] == "no gpu"
@@ -192,11 +307,18 @@ def test_nvptx_without_gpu_is_recorded_not_run(tmp_path):
 
 
 def test_bad_arguments_are_usage_errors(tmp_path):
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST,QQ", "--out",
-                       str(tmp_path))
+    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST,QQ", "--out", str(tmp_path))
     assert code == 2 and "QQ" in text
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "ST", "--variants",
-                       "orig,fast", "--out", str(tmp_path))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST",
+        "--variants",
+        "orig,fast",
+        "--out",
+        str(tmp_path),
+    )
     assert code == 2 and "fast" in text
 
 
@@ -204,9 +326,24 @@ def test_bad_arguments_are_usage_errors(tmp_path):
 def test_interrupted_sweep_resumes_without_rebuilding_finished_cells(signum, tmp_path):
     """A real SIGINT (or SIGTERM) mid-sweep; the re-run builds only what was left."""
     out = tmp_path / "out"
-    args = [sys.executable, "-m", "npb_harness", "--npb-root", str(FIXTURE), "--benchmarks",
-            "ST,LX", "--classes", "S,W", "--variants", "orig", "--runs", "1", "--out", str(out),
-            "--no-progress"]
+    args = [
+        sys.executable,
+        "-m",
+        "npb_harness",
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "ST,LX",
+        "--classes",
+        "S,W",
+        "--variants",
+        "orig",
+        "--runs",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and len(list(out.glob("cells/*/result.json"))) < 1:
@@ -237,8 +374,19 @@ def _offload() -> bool:
 @pytest.mark.skipif(not _offload(), reason="gcc's nvptx offload compiler is not installed")
 def test_ptx_view_maps_entries_to_their_directives(tmp_path):
     out = tmp_path / "ptx"
-    code, text = sweep("--npb-root", str(FIXTURE), "--benchmarks", "LX", "--classes", "S",
-                       "--variants", "orig,cse", "--ptx", "--out", str(out))
+    code, text = sweep(
+        "--npb-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "LX",
+        "--classes",
+        "S",
+        "--variants",
+        "orig,cse",
+        "--ptx",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     with open(out / "ptx.csv") as f:
         rows = list(csv.DictReader(f))

@@ -27,10 +27,25 @@ pytestmark = [
 def test_real_npb_cells_verify(tmp_path):
     root = Path(os.environ["NPB_ROOT"])
     out = tmp_path / "out"
-    result = CliRunner().invoke(npb, ["--npb-root", str(root), "--benchmarks", "CG,EP",
-                                      "--classes", "S", "--variants", "orig,cse", "--runs", "1",
-                                      "--out", str(out), "--no-progress"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        npb,
+        [
+            "--npb-root",
+            str(root),
+            "--benchmarks",
+            "CG,EP",
+            "--classes",
+            "S",
+            "--variants",
+            "orig,cse",
+            "--runs",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     with open(out / "results.csv") as f:
         rows = list(csv.DictReader(f))

@@ -22,14 +22,24 @@ def test_table_matches_schema():
     assert set(ops.schema_signatures(schema())) == set(ops.OPS)
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda s: s.replace("  (Shl String Term Term)\n", ""), "Shl missing from schema.egg"),
-    (lambda s: s.replace("  (Shl String Term Term)\n", "  (Shl String Term Term)\n"
-                         "  (Rotl String Term Term)\n"), "Rotl missing from accsat/ops.py"),
-    (lambda s: s.replace("(Neg String Term)", "(Neg String Term Term)"),
-     "Neg is (String Term Term) in schema.egg but (String Term)"),
-    (lambda s: s.replace("(Call String String Term)", "(Call String Term)"), "Call is"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (lambda s: s.replace("  (Shl String Term Term)\n", ""), "Shl missing from schema.egg"),
+        (
+            lambda s: s.replace(
+                "  (Shl String Term Term)\n",
+                "  (Shl String Term Term)\n  (Rotl String Term Term)\n",
+            ),
+            "Rotl missing from accsat/ops.py",
+        ),
+        (
+            lambda s: s.replace("(Neg String Term)", "(Neg String Term Term)"),
+            "Neg is (String Term Term) in schema.egg but (String Term)",
+        ),
+        (lambda s: s.replace("(Call String String Term)", "(Call String Term)"), "Call is"),
+    ],
+)
 def test_drift_is_caught(edit, message):
     changed = edit(schema())
     assert changed != schema()
@@ -59,7 +69,7 @@ def test_folder_covers_foldable():
     assert set(fold._EXACT) <= ops.FOLDABLE
     for name in sorted(ops.FOLDABLE):
         op = ops.OPS[name]
-        operands = [("6", "int"), ("3", "int")][:op.arity]
+        operands = [("6", "int"), ("3", "int")][: op.arity]
         ty = "double" if name == "Cast" else "int"
         assert fold.fold(name, ty, operands) is not None, name
     assert fold.fold("Fma", "double", [("1.0", "double")] * 3) is None

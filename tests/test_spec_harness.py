@@ -28,15 +28,17 @@ FIXTURE = Path(__file__).parent / "fixtures" / "spec_mini"
 REPO = Path(__file__).resolve().parent.parent
 
 needs_tools = pytest.mark.skipif(
-    shutil.which("gcc") is None or shutil.which("perl") is None, reason="needs gcc and perl")
+    shutil.which("gcc") is None or shutil.which("perl") is None, reason="needs gcc and perl"
+)
 
 
 @pytest.fixture(autouse=True)
 def environment(monkeypatch):
     # the fake runspec runs this Python, which must find spec_harness
     monkeypatch.setenv("SPEC_FAKE_PYTHON", sys.executable)
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(
-        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    monkeypatch.setenv(
+        "PYTHONPATH", os.pathsep.join([str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])])
+    )
     monkeypatch.setenv("OMP_NUM_THREADS", "1")  # 590's host fallback: no thread start-up noise
 
 
@@ -51,6 +53,7 @@ def rows_of(out: Path) -> dict[str, dict]:
 
 
 # -- specdiff -------------------------------------------------------------------
+
 
 def test_specdiff_numbers_within_absolute_or_relative_tolerance():
     tol = Tolerance(abstol=1e-9, reltol=1e-6)
@@ -79,19 +82,26 @@ def test_specdiff_text_whitespace_and_line_counts():
 
 # -- object.pm ----------------------------------------------------------------------
 
+
 @needs_tools
 def test_object_pm_is_read_through_perl():
     tree = SpecTree(FIXTURE)
-    acc = objectpm.load(tree.bench_dir("390.tinyacc"), "/bin/heat", "test",
-                        tree.input_dirs("390.tinyacc", "test"))
+    acc = objectpm.load(
+        tree.bench_dir("390.tinyacc"), "/bin/heat", "test", tree.input_dirs("390.tinyacc", "test")
+    )
     assert acc.sources == ["main.c", "heat.c"] and acc.exename == "heat"
     assert acc.bench_flags == ["-I."]
     assert acc.tolerance_for("heat.out") == (1e-9, 1e-6)
     (inv,) = acc.runs
-    assert (inv.command, inv.args, inv.output, inv.input) == ("/bin/heat", ["heat.in"],
-                                                              "heat.out", None)
-    omp = objectpm.load(tree.bench_dir("590.tinyomp"), "/bin/axpy", "test",
-                        tree.input_dirs("590.tinyomp", "test"))
+    assert (inv.command, inv.args, inv.output, inv.input) == (
+        "/bin/heat",
+        ["heat.in"],
+        "heat.out",
+        None,
+    )
+    omp = objectpm.load(
+        tree.bench_dir("590.tinyomp"), "/bin/axpy", "test", tree.input_dirs("590.tinyomp", "test")
+    )
     assert omp.tolerance_for("sum.out") == (None, 1e-7)
     assert omp.tolerance_for("axpy.out") == (None, None)
     assert omp.compwhite and omp.runs[0].input == "axpy.in"
@@ -102,8 +112,12 @@ def test_layout_and_models():
     assert tree.benchmarks() == ["390.tinyacc", "590.tinyomp"]
     assert tree.resolve("390") == tree.resolve("tinyacc") == "390.tinyacc"
     assert tree.resolve("303") is None
-    assert [model(b) for b in ("303.ostencil", "570.pbt", "101.tpacf", "x")] == \
-        ["openacc", "openmp", "opencl", "unknown"]
+    assert [model(b) for b in ("303.ostencil", "570.pbt", "101.tpacf", "x")] == [
+        "openacc",
+        "openmp",
+        "opencl",
+        "unknown",
+    ]
     assert len(PAPER_BENCHMARKS) == 14
 
 
@@ -112,23 +126,44 @@ def test_show_flags_lists_every_paper_benchmark():
     assert code == 0
     for b in PAPER_BENCHMARKS:
         assert b in text
-    assert "303.ostencil     openacc  gcc    host   CC='accsat-cc gcc' CFLAGS='-O3 -fopenacc" in text
-    assert "570.pbt          openmp   clang  host   CC='accsat-cc clang' CFLAGS='-O3 -fopenmp'" in text
+    assert (
+        "303.ostencil     openacc  gcc    host   CC='accsat-cc gcc' CFLAGS='-O3 -fopenacc" in text
+    )
+    assert (
+        "570.pbt          openmp   clang  host   CC='accsat-cc clang' CFLAGS='-O3 -fopenmp'" in text
+    )
     assert "303.ostencil     openacc  clang  host   unsupported" in text
 
 
 # -- sweeps -------------------------------------------------------------------------
 
+
 @needs_tools
 @pytest.mark.parametrize("mode", ["direct", "runspec"])
 def test_fixture_sweep_end_to_end(mode, tmp_path):
     out = tmp_path / "out"
-    code, text = sweep("--spec-root", str(FIXTURE), "--benchmarks", "390,590", "--mode", mode,
-                       "--variants", "orig,cse", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--spec-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "390,590",
+        "--mode",
+        mode,
+        "--variants",
+        "orig,cse",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     rows = rows_of(out)
-    assert set(rows) == {"390.tinyacc.orig", "390.tinyacc.cse", "590.tinyomp.orig",
-                         "590.tinyomp.cse"}
+    assert set(rows) == {
+        "390.tinyacc.orig",
+        "390.tinyacc.cse",
+        "590.tinyomp.orig",
+        "590.tinyomp.cse",
+    }
     for r in rows.values():
         assert r["status"] == "ok", r
         assert r["verified"] == "True" and len(r["times"].split()) == 2 and r["speedup"]
@@ -145,8 +180,20 @@ def test_fixture_sweep_end_to_end(mode, tmp_path):
         assert not (FIXTURE / "result").exists()
         assert list((out / "cells").glob("*/spec/result/ACCEL_*.test.csv"))
     # the same command again: every cell from the cache
-    code, text = sweep("--spec-root", str(FIXTURE), "--benchmarks", "390,590", "--mode", mode,
-                       "--variants", "orig,cse", "--runs", "2", "--out", str(out))
+    code, text = sweep(
+        "--spec-root",
+        str(FIXTURE),
+        "--benchmarks",
+        "390,590",
+        "--mode",
+        mode,
+        "--variants",
+        "orig,cse",
+        "--runs",
+        "2",
+        "--out",
+        str(out),
+    )
     assert "4 cells: 4 from the cache, 0 built" in text
 
 
@@ -154,7 +201,9 @@ def _tampered(tmp_path: Path, factor: float) -> Path:
     """The fixture with 390's expected sum scaled by ``factor``."""
     root = tmp_path / "spec"
     shutil.copytree(FIXTURE, root)
-    expected = root / "benchspec" / "ACCEL" / "390.tinyacc" / "data" / "test" / "output" / "heat.out"
+    expected = (
+        root / "benchspec" / "ACCEL" / "390.tinyacc" / "data" / "test" / "output" / "heat.out"
+    )
     lines = expected.read_text().splitlines()
     value = float(lines[-1].split("=")[1])
     lines[-1] = f"sum = {value * factor:.12e}"
@@ -167,8 +216,20 @@ def _tampered(tmp_path: Path, factor: float) -> Path:
 def test_validation_rejects_a_wrong_output_and_accepts_one_within_tolerance(mode, tmp_path):
     wrong = _tampered(tmp_path / "a", 1.001)  # 1e-3 relative: outside reltol 1e-6
     out = tmp_path / "wrong"
-    code, text = sweep("--spec-root", str(wrong), "--benchmarks", "390,590", "--mode", mode,
-                       "--variants", "orig", "--runs", "1", "--out", str(out))
+    code, text = sweep(
+        "--spec-root",
+        str(wrong),
+        "--benchmarks",
+        "390,590",
+        "--mode",
+        mode,
+        "--variants",
+        "orig",
+        "--runs",
+        "1",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     rows = rows_of(out)
     assert rows["390.tinyacc.orig"]["status"] == "verification failed"
@@ -177,8 +238,20 @@ def test_validation_rejects_a_wrong_output_and_accepts_one_within_tolerance(mode
         assert "heat.out" in rows["390.tinyacc.orig"]["message"]
     close = _tampered(tmp_path / "b", 1 + 3e-7)  # inside reltol 1e-6
     out = tmp_path / "close"
-    code, text = sweep("--spec-root", str(close), "--benchmarks", "390", "--mode", mode,
-                       "--variants", "orig", "--runs", "1", "--out", str(out))
+    code, text = sweep(
+        "--spec-root",
+        str(close),
+        "--benchmarks",
+        "390",
+        "--mode",
+        mode,
+        "--variants",
+        "orig",
+        "--runs",
+        "1",
+        "--out",
+        str(out),
+    )
     assert rows_of(out)["390.tinyacc.orig"]["status"] == "ok", text
 
 
@@ -190,8 +263,20 @@ def test_a_run_that_fails_and_a_build_that_fails_are_results(tmp_path):
     heat = root / "benchspec/ACCEL/390.tinyacc/src/heat.c"
     heat.write_text(heat.read_text().replace("void heat_steps", "void heat_steps oops"))
     out = tmp_path / "out"
-    code, text = sweep("--spec-root", str(root), "--benchmarks", "390,590", "--mode", "direct",
-                       "--variants", "orig", "--runs", "1", "--out", str(out))
+    code, text = sweep(
+        "--spec-root",
+        str(root),
+        "--benchmarks",
+        "390,590",
+        "--mode",
+        "direct",
+        "--variants",
+        "orig",
+        "--runs",
+        "1",
+        "--out",
+        str(out),
+    )
     assert code == 0, text
     rows = rows_of(out)
     assert rows["390.tinyacc.orig"]["status"] == "build failed"
@@ -200,6 +285,5 @@ def test_a_run_that_fails_and_a_build_that_fails_are_results(tmp_path):
 
 
 def test_unknown_benchmark_is_a_usage_error(tmp_path):
-    code, text = sweep("--spec-root", str(FIXTURE), "--benchmarks", "303", "--out",
-                       str(tmp_path))
+    code, text = sweep("--spec-root", str(FIXTURE), "--benchmarks", "303", "--out", str(tmp_path))
     assert code == 2 and "303" in text

@@ -21,6 +21,11 @@ def test_mypy_finds_nothing():
         pytest.skip("not a source tree")
     # its cache outside the tree, kept between runs: a second run takes a few seconds
     cache = Path(tempfile.gettempdir()) / f"accsat-mypy-{os.getuid()}"
-    r = subprocess.run([sys.executable, "-m", "mypy", "--cache-dir", str(cache)], cwd=ROOT,
-                       capture_output=True, text=True, timeout=600)
+    r = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(cache)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert r.returncode == 0, r.stdout[-6000:] + r.stderr[-2000:]

@@ -54,14 +54,18 @@ def _body(text: str, line_of_for: int) -> str:
 
 def test_rewrite_verify_passes_a_correct_rewrite(tmp_path):
     report = tmp_path / "r.jsonl"
-    res = CliRunner().invoke(main, ["rewrite", "--verify", "--variant", "cse", "--report",
-                                    str(report), str(KERNEL)])
+    res = CliRunner().invoke(
+        main, ["rewrite", "--verify", "--variant", "cse", "--report", str(report), str(KERNEL)]
+    )
     assert res.exit_code == 0, res.output
     kernels = [json.loads(line) for line in report.read_text().splitlines()]
     assert [k["status"] for k in kernels] == ["rewritten", "rewritten"]
     assert [k["verification"]["verdict"] for k in kernels] == ["pass", "pass"]
-    assert all(k["verification"]["states_tried"] == 24 + k["verification"]["edge_rounds"]
-               and k["verification"]["edge_rounds"] > 0 for k in kernels)
+    assert all(
+        k["verification"]["states_tried"] == 24 + k["verification"]["edge_rounds"]
+        and k["verification"]["edge_rounds"] > 0
+        for k in kernels
+    )
     assert all(k["verification"]["tolerance"] is None for k in kernels)  # cse: bit for bit
     assert all(k["seconds"]["verify"] > 0 for k in kernels)
 
@@ -75,13 +79,17 @@ def test_rewrite_verify_keeps_a_broken_kernel_as_written(monkeypatch):
     original = KERNEL.read_text()
     assert _body(res.stdout, BROKEN_LINE) == _body(original, BROKEN_LINE)
     assert res.stdout != original  # the other kernel is still rewritten
-    assert re.search(rf"{re.escape(str(KERNEL))}:{BROKEN_LINE}: kernel unchanged: rewrite "
-                     r"failed verification", res.stderr), res.stderr
+    assert re.search(
+        rf"{re.escape(str(KERNEL))}:{BROKEN_LINE}: kernel unchanged: rewrite "
+        r"failed verification",
+        res.stderr,
+    ), res.stderr
 
 
 def test_check_table_and_exit_status(monkeypatch):
-    ok = CliRunner().invoke(main, ["check", "--variant", "cse", "--variant", "accsat",
-                                   "--trials", "8", str(KERNEL)])
+    ok = CliRunner().invoke(
+        main, ["check", "--variant", "cse", "--variant", "accsat", "--trials", "8", str(KERNEL)]
+    )
     assert ok.exit_code == 0, ok.output
     assert ok.stdout.count(f"{KERNEL}:{BROKEN_LINE}") == 2
     assert "tolerance: double rel" in ok.stdout  # accsat runs fp-changing rules
@@ -132,15 +140,33 @@ def test_accsat_cc_verify(tmp_path, verify):
     shutil.copy(KERNEL, src)
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
     # no compile server: the broken printer is patched into this process's child
-    env.update(ACCSAT_CACHE="0", ACCSAT_VARIANT="cse", ACCSAT_VERIFY="1" if verify else "0",
-               ACCSAT_SERVER="0")
+    env.update(
+        ACCSAT_CACHE="0",
+        ACCSAT_VARIANT="cse",
+        ACCSAT_VERIFY="1" if verify else "0",
+        ACCSAT_SERVER="0",
+    )
     flags = ["-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable"]
     ref = subprocess.run(["gcc", *flags, str(src), "-o", str(tmp_path / "ref")], check=True)
-    wrapped = subprocess.run([sys.executable, "-c", WRAPPED.format(line=BROKEN_LINE), "gcc",
-                              *flags, str(src), "-o", str(tmp_path / "acc")], env=env,
-                             capture_output=True, text=True)
+    wrapped = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            WRAPPED.format(line=BROKEN_LINE),
+            "gcc",
+            *flags,
+            str(src),
+            "-o",
+            str(tmp_path / "acc"),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert ref.returncode == 0 and wrapped.returncode == 0, wrapped.stderr
-    same = (subprocess.run([str(tmp_path / "ref")], capture_output=True).stdout
-            == subprocess.run([str(tmp_path / "acc")], capture_output=True).stdout)
+    same = (
+        subprocess.run([str(tmp_path / "ref")], capture_output=True).stdout
+        == subprocess.run([str(tmp_path / "acc")], capture_output=True).stdout
+    )
     assert same == verify
     assert (f"{src}:{BROKEN_LINE}: rewrite failed verification" in wrapped.stderr) == verify

@@ -47,9 +47,16 @@ SHARDS = 3
 
 def _shard(n: int):
     @seed(20261123 + n)
-    @settings(max_examples=-(-EXAMPLES // SHARDS), deadline=None, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                     HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=-(-EXAMPLES // SHARDS),
+        deadline=None,
+        database=None,
+        suppress_health_check=[
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+            HealthCheck.function_scoped_fixture,
+        ],
+    )
     @given(program_strategy(max_kernels=6))
     def test(tmp_path, text):
         findings = check_program(text, tmp_path / "p", VARIANTS, trials=8, extract_seconds=2.0)
@@ -83,19 +90,44 @@ def _rewrite_within_memory(path: Path, variant: str, megabytes: int, tmp_path: P
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (megabytes << 20, megabytes << 20))
 
-    return subprocess.run([sys.executable, "-m", "accsat.cli", "rewrite", str(path), "--variant",
-                           variant, "-o", str(tmp_path / "out.c")], capture_output=True,
-                          text=True, timeout=600, preexec_fn=limit)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "accsat.cli",
+            "rewrite",
+            str(path),
+            "--variant",
+            variant,
+            "-o",
+            str(tmp_path / "out.c"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=limit,
+    )
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(p, marks=[pytest.mark.xfail(strict=True, reason="open accsat bug")]
-                 if _status(p) == "open" else [], id=p.stem) for p in REGRESSIONS])
+@pytest.mark.parametrize(
+    "path",
+    [
+        pytest.param(
+            p,
+            marks=[pytest.mark.xfail(strict=True, reason="open accsat bug")]
+            if _status(p) == "open"
+            else [],
+            id=p.stem,
+        )
+        for p in REGRESSIONS
+    ],
+)
 def test_regression(path, tmp_path):
     memory = _header(path, "memory")
     if memory:  # accsat must rewrite it within that much memory (MB), for the variant given
-        proc = _rewrite_within_memory(path, _header(path, "variant", "accsat"), int(memory),
-                                      tmp_path)
+        proc = _rewrite_within_memory(
+            path, _header(path, "variant", "accsat"), int(memory), tmp_path
+        )
         assert proc.returncode == 0, proc.stderr[-2000:]
         return
     findings = check_program(path.read_text(), tmp_path, VARIANTS, trials=24)
@@ -138,8 +170,13 @@ def test_generated_programs_are_well_defined(tmp_path):
     assert len(kernels) == 12
     for k in kernels:
         prog = compile_body(k.loop.stmt, k.scope, symbols, frozenset())
-        state = make_state(1, 0, {n: t for n, (_s, t) in prog.outer_vars.items()},
-                           prog.outer_objects, prog.restrict)
+        state = make_state(
+            1,
+            0,
+            {n: t for n, (_s, t) in prog.outer_vars.items()},
+            prog.outer_objects,
+            prog.restrict,
+        )
         try:
             execute(prog, state)
         except Trap as exc:  # tiny inputs: only out-of-range subscripts of n - 1 - i
@@ -190,33 +227,61 @@ def test_constant_spellings_have_their_type_and_value(tmp_path):
     _Generic and ==, after the integer promotions): the generator's own oracle."""
     from fuzz import consts as K
 
-    cases = [(text, t, v) for t, values in K.EDGES.items() for v in values
-             for text in K.spellings(v, t)]
+    cases = [
+        (text, t, v) for t, values in K.EDGES.items() for v in values for text in K.spellings(v, t)
+    ]
     cases += [(text, t, v) for text, t, v in K.FLOAT_TO_INT]
     cases += [(text, "ulong", v) for text, v in K.WIDE]
     for table, value in ((K.ONES, 1), (K.ZEROS, 0), (K.ALL_ONES, -1)):
-        cases += [(text, t, value % (1 << 32) if t == "unsigned" else value)
-                  for t, texts in table.items() for text in texts]
-    lines = ["#include <stdio.h>", "#include <limits.h>", "#include <float.h>", "#include <math.h>",
-             "#define KIND(x) _Generic(+(x), int: 1, unsigned: 2, long: 3, long long: 3, "
-             "unsigned long: 4, unsigned long long: 4, double: 5, float: 6, default: 0)",
-             "int main(void)", "{"]
+        cases += [
+            (text, t, value % (1 << 32) if t == "unsigned" else value)
+            for t, texts in table.items()
+            for text in texts
+        ]
+    lines = [
+        "#include <stdio.h>",
+        "#include <limits.h>",
+        "#include <float.h>",
+        "#include <math.h>",
+        "#define KIND(x) _Generic(+(x), int: 1, unsigned: 2, long: 3, long long: 3, "
+        "unsigned long: 4, unsigned long long: 4, double: 5, float: 6, default: 0)",
+        "int main(void)",
+        "{",
+    ]
     for n, (text, t, v) in enumerate(cases):
-        cmp = f"(unsigned long long)({text}) != {_c_value(v)}" if t in ("unsigned", "ulong") \
+        cmp = (
+            f"(unsigned long long)({text}) != {_c_value(v)}"
+            if t in ("unsigned", "ulong")
             else f"(long long)({text}) != {_c_value(v)}"
+        )
         lines.append(f'  if (KIND({text}) != {_KIND[t]} || {cmp}) printf("%d\\n", {n});')
-    floats = [(text, t, "(X) == 0" if text in K.FLOAT_ZEROS else
-               "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10")
-              for t, texts in K.FLOAT_SPELLINGS.items() for text in texts]
-    floats += [(text, t, "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10")
-               for text, t in K.INT_AS_FLOAT]
-    for test, table in (("(X) > 1e30", K.POS_HUGE), ("(X) < -1e30", K.NEG_HUGE),
-                        ("isnan(X)", K.NANS), ("fabs((double)(X)) < 1e-6", K.TINY)):
+    floats = [
+        (
+            text,
+            t,
+            "(X) == 0"
+            if text in K.FLOAT_ZEROS
+            else "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10",
+        )
+        for t, texts in K.FLOAT_SPELLINGS.items()
+        for text in texts
+    ]
+    floats += [
+        (text, t, "fabs((double)(X)) <= 1024.0 && fabs((double)(X)) >= 0x1p-10")
+        for text, t in K.INT_AS_FLOAT
+    ]
+    for test, table in (
+        ("(X) > 1e30", K.POS_HUGE),
+        ("(X) < -1e30", K.NEG_HUGE),
+        ("isnan(X)", K.NANS),
+        ("fabs((double)(X)) < 1e-6", K.TINY),
+    ):
         floats += [(text, t, test) for t, texts in table.items() for text in texts]
     for n, (text, t, test) in enumerate(floats, len(cases)):
         # INFINITY and NAN are floats in a double context: of a floating type is all we ask
-        generic = f"KIND({text}) < 5" if test[:3] in ("(X)", "isn") else \
-            f"KIND({text}) != {_KIND[t]}"
+        generic = (
+            f"KIND({text}) < 5" if test[:3] in ("(X)", "isn") else f"KIND({text}) != {_KIND[t]}"
+        )
         lines.append(f'  if ({generic} || !({test.replace("X", text)})) printf("%d\\n", {n});')
     lines += ['  printf("done\\n");', "  return 0;", "}"]
     src = tmp_path / "consts.c"
@@ -261,10 +326,15 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
     assert not check_program(text, tmp_path / "real", cse, interp=False, extract_seconds=2.0)
     monkeypatch.setattr(fold, "format_int", _old_format_int)
     monkeypatch.setattr(saturate, "format_int", _old_format_int)
-    monkeypatch.setattr(fold, "_MIN_FORM", re.compile(r"^\((\d+)[uUlL]* - 1\)$"),  # as it was
-                        raising=False)
-    monkeypatch.setattr(pipeline, "reread_check", lambda loaded, results, options, **kw: results,
-                        raising=False)
+    monkeypatch.setattr(
+        fold,
+        "_MIN_FORM",
+        re.compile(r"^\((\d+)[uUlL]* - 1\)$"),  # as it was
+        raising=False,
+    )
+    monkeypatch.setattr(
+        pipeline, "reread_check", lambda loaded, results, options, **kw: results, raising=False
+    )
     findings = check_program(text, tmp_path / "old", cse, interp=False, extract_seconds=2.0)
     assert any(f.kind == "compiled" for f in findings), findings
     wrong = "\n".join(f.detail for f in findings)
@@ -273,17 +343,40 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
 
 # what the generator must write somewhere in a few hundred kernels (issue 21)
 EDGE_FORMS = {
-    "INT_MIN": r"\bINT_MIN\b", "INT_MAX": r"\bINT_MAX\b", "LLONG_MIN or LONG_MIN": r"\bL?LONG_MIN\b",
-    "LLONG_MAX": r"\bLLONG_MAX\b", "UINT_MAX": r"\bUINT_MAX\b", "ULLONG_MAX": r"\bULLONG_MAX\b",
-    "(-2147483647 - 1)": r"\(-2147483647 - 1\)", "(-9223372036854775807L - 1)": r"-9223372036854775807",
-    "0x7fffffff": r"\b0x7fffffff\b", "-0x80000000": r"-0x80000000\b",
-    "octal": r"(?<![\w.])0[0-7]+[uUlL]*\b", "U": r"\d[uU]\b", "L": r"\d[lL]\b", "LL": r"\d(LL|ll)\b",
-    "UL": r"\d(UL|ul|Ul|lu)\b", "ULL": r"\d(ULL|ull|LLU|uLL)\b", "'a'": r"'[a-z]'",
-    "'\\n'": r"'\\n'", "'\\x7f'": r"'\\x[0-9a-f]{2}'", "-0.0": r"-0\.0\b", "hex float": r"0x[\d.]+p",
-    "f": r"\d[fF]\b", "L on long double": r"\.\d*L\b", "INFINITY": r"\bINFINITY\b", "NAN": r"\bNAN\b",
-    "HUGE_VAL": r"\bHUGE_VAL\b", "- -x": r"- -", "-(-x)": r"-\(-", "(unsigned char)": r"\(unsigned char\)",
-    "(signed char)": r"\(signed char\)", "(long double)": r"\(long double\)", "(float)": r"\(float\)",
-    "(unsigned long long)": r"\(unsigned long long\)", "int op unsigned": r"\bk\d_e\[[^]]*\] [-+*^&|] ",
+    "INT_MIN": r"\bINT_MIN\b",
+    "INT_MAX": r"\bINT_MAX\b",
+    "LLONG_MIN or LONG_MIN": r"\bL?LONG_MIN\b",
+    "LLONG_MAX": r"\bLLONG_MAX\b",
+    "UINT_MAX": r"\bUINT_MAX\b",
+    "ULLONG_MAX": r"\bULLONG_MAX\b",
+    "(-2147483647 - 1)": r"\(-2147483647 - 1\)",
+    "(-9223372036854775807L - 1)": r"-9223372036854775807",
+    "0x7fffffff": r"\b0x7fffffff\b",
+    "-0x80000000": r"-0x80000000\b",
+    "octal": r"(?<![\w.])0[0-7]+[uUlL]*\b",
+    "U": r"\d[uU]\b",
+    "L": r"\d[lL]\b",
+    "LL": r"\d(LL|ll)\b",
+    "UL": r"\d(UL|ul|Ul|lu)\b",
+    "ULL": r"\d(ULL|ull|LLU|uLL)\b",
+    "'a'": r"'[a-z]'",
+    "'\\n'": r"'\\n'",
+    "'\\x7f'": r"'\\x[0-9a-f]{2}'",
+    "-0.0": r"-0\.0\b",
+    "hex float": r"0x[\d.]+p",
+    "f": r"\d[fF]\b",
+    "L on long double": r"\.\d*L\b",
+    "INFINITY": r"\bINFINITY\b",
+    "NAN": r"\bNAN\b",
+    "HUGE_VAL": r"\bHUGE_VAL\b",
+    "- -x": r"- -",
+    "-(-x)": r"-\(-",
+    "(unsigned char)": r"\(unsigned char\)",
+    "(signed char)": r"\(signed char\)",
+    "(long double)": r"\(long double\)",
+    "(float)": r"\(float\)",
+    "(unsigned long long)": r"\(unsigned long long\)",
+    "int op unsigned": r"\bk\d_e\[[^]]*\] [-+*^&|] ",
     "guard against the minimum": r"!= (INT_MIN|LONG_MIN|LLONG_MIN|\(-\d+L* - 1\))",
 }
 
@@ -304,10 +397,17 @@ def test_generated_programs_pass_ubsan(tmp_path):
     text, _ = program_from_seeds(list(range(1000, 1060)), "acc")
     src = tmp_path / "ub.c"
     src.write_text(text)
-    flags = ["-O0", "-fopenacc", "-foffload=disable", "-w",
-             "-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
-    proc = subprocess.run([CC, *flags, str(src), "-o", str(tmp_path / "ub.x"), "-lm"],
-                          capture_output=True, text=True)
+    flags = [
+        "-O0",
+        "-fopenacc",
+        "-foffload=disable",
+        "-w",
+        "-fsanitize=undefined,float-cast-overflow",
+        "-fno-sanitize-recover=all",
+    ]
+    proc = subprocess.run(
+        [CC, *flags, str(src), "-o", str(tmp_path / "ub.x"), "-lm"], capture_output=True, text=True
+    )
     if proc.returncode and "sanitize" in proc.stderr and "cannot find" in proc.stderr:
         pytest.skip(f"no libubsan: {proc.stderr[-300:]}")
     assert proc.returncode == 0, proc.stderr[-3000:]

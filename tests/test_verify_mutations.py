@@ -34,14 +34,18 @@ CASES = {
     "hoist-load": [("omp_alias.c", "cse"), ("omp_alias.c", "accsat"), ("raw_war_acc.c", "cse")],
     "drop-store": [("raw_war_acc.c", "cse"), ("impure_call_omp.c", "cse+bulk")],
     "constant": [("raw_war_acc.c", "accsat"), ("cg_spmv_acc.c", "cse")],
-    "temp-double": [("mixed_types_acc.c", "cse"), ("fma_simd_omp.c", "cse"),
-                    ("math_calls_acc.c", "cse")],
+    "temp-double": [
+        ("mixed_types_acc.c", "cse"),
+        ("fma_simd_omp.c", "cse"),
+        ("math_calls_acc.c", "cse"),
+    ],
 }
 EXACT = EXACT_VARIANTS
 
 
-def _compiled_differs(kernel: Path, text: str, variant: str, workdir: Path, n: int,
-                      expected: bytes) -> bool:
+def _compiled_differs(
+    kernel: Path, text: str, variant: str, workdir: Path, n: int, expected: bytes
+) -> bool:
     src = workdir / f"mutant{n}_{kernel.name}"
     src.write_text(text)
     try:
@@ -61,9 +65,17 @@ def test_mutants_are_caught(kind, tmp_path):
         options = Options(variant=variant, extract_seconds=5)
         rewritten = rewrite_file(kernel, options).text
         expected = compile_run(kernel, tmp_path, model_of(kernel), opt="-O1", tag=".orig")
-        assert not compare_outputs(expected, compile_run(
-            _write(tmp_path / f"ok_{name}", rewritten), tmp_path, model_of(kernel), opt="-O1",
-            tag=".ok"), *((0.0, 0.0) if variant in EXACT else tolerance_of(kernel)))
+        assert not compare_outputs(
+            expected,
+            compile_run(
+                _write(tmp_path / f"ok_{name}", rewritten),
+                tmp_path,
+                model_of(kernel),
+                opt="-O1",
+                tag=".ok",
+            ),
+            *((0.0, 0.0) if variant in EXACT else tolerance_of(kernel)),
+        )
         for n, m in enumerate(mutants(kernel, rewritten, options)):
             if m.kind != kind:
                 continue
@@ -79,8 +91,10 @@ def test_mutants_are_caught(kind, tmp_path):
                 only_interp += 1
             else:
                 neither += 1
-    print(f"{kind}: both {both}, interpreter only {only_interp}, compiled only "
-          f"{only_compiled}, neither {neither}")
+    print(
+        f"{kind}: both {both}, interpreter only {only_interp}, compiled only "
+        f"{only_compiled}, neither {neither}"
+    )
     assert both > 0, f"no {kind} mutant caught by both checks"
     assert not missed, "caught by the compiled test, not by the interpreter:\n" + "\n".join(missed)
 
@@ -97,6 +111,7 @@ def test_mutations_apply():
         for name, variant in cases:
             options = Options(variant=variant, extract_seconds=5)
             kernel = KERNELS / name
-            found += sum(m.kind == kind for m in mutants(
-                kernel, rewrite_file(kernel, options).text, options))
+            found += sum(
+                m.kind == kind for m in mutants(kernel, rewrite_file(kernel, options).text, options)
+            )
         assert found > 0, kind

@@ -22,12 +22,15 @@ def sources(argv):
     return [s.path for s in classify(argv).sources]
 
 
-@pytest.mark.parametrize("argv, launcher, compiler", [
-    (["gcc", "-c", "a.c"], [], "gcc"),
-    (["ccache", "gcc", "-c", "a.c"], ["ccache"], "gcc"),
-    (["/usr/bin/ccache", "distcc", "gcc-12"], ["/usr/bin/ccache", "distcc"], "gcc-12"),
-    (["/opt/nvidia/bin/nvc", "-acc"], [], "/opt/nvidia/bin/nvc"),
-])
+@pytest.mark.parametrize(
+    "argv, launcher, compiler",
+    [
+        (["gcc", "-c", "a.c"], [], "gcc"),
+        (["ccache", "gcc", "-c", "a.c"], ["ccache"], "gcc"),
+        (["/usr/bin/ccache", "distcc", "gcc-12"], ["/usr/bin/ccache", "distcc"], "gcc-12"),
+        (["/opt/nvidia/bin/nvc", "-acc"], [], "/opt/nvidia/bin/nvc"),
+    ],
+)
 def test_launcher_and_compiler(argv, launcher, compiler):
     assert split_compiler(argv)[:2] == (launcher, compiler)
 
@@ -40,8 +43,10 @@ def test_usage_errors(argv):
 
 def test_sources_found(files):
     assert sources(["gcc", "-c", "a.c"]) == ["a.c"]
-    assert sources(["gcc", "a.c", "sub/c.c", "lib.o", "libq.a", "-o", "prog", "-lm"]) == \
-        ["a.c", "sub/c.c"]
+    assert sources(["gcc", "a.c", "sub/c.c", "lib.o", "libq.a", "-o", "prog", "-lm"]) == [
+        "a.c",
+        "sub/c.c",
+    ]
     assert sources(["gcc", "-c", "x.cpp", "y.s", "z.i"]) == []
     assert sources(["gcc", "-c", "missing.c", "a.c"]) == ["a.c"]  # the compiler reports it
 
@@ -61,9 +66,23 @@ def test_language_flags(files):
     assert sources(["clang++", "-x", "c", "-c", "a.c"]) == ["a.c"]
 
 
-@pytest.mark.parametrize("flag", ["-E", "-M", "-MM", "--version", "-v", "-dumpversion",
-                                  "-dumpmachine", "-###", "-fsyntax-only", "-print-search-dirs",
-                                  "--help", "-print-file-name=libc.so"])
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "-E",
+        "-M",
+        "-MM",
+        "--version",
+        "-v",
+        "-dumpversion",
+        "-dumpmachine",
+        "-###",
+        "-fsyntax-only",
+        "-print-search-dirs",
+        "--help",
+        "-print-file-name=libc.so",
+    ],
+)
 def test_passthrough_flags(files, flag):
     inv = classify(["gcc", flag, "-c", "a.c"])
     assert inv.passthrough is not None
@@ -79,12 +98,52 @@ def test_passthrough_calls(files):
 
 
 def test_models_and_preprocessing_flags(files):
-    inv = classify(["gcc", "-c", "-O3", "-fopenacc", "-Iinc", "-I", "inc2", "-DX=1", "-D", "Y",
-                    "-UZ", "-include", "pre.h", "-isystem", "sys", "-std=c99", "-Wall",
-                    "-Wp,-DW", "-Wp,-MD,a.d", "-fgnu89-inline", "-o", "a.o", "a.c", "-lm"])
+    inv = classify(
+        [
+            "gcc",
+            "-c",
+            "-O3",
+            "-fopenacc",
+            "-Iinc",
+            "-I",
+            "inc2",
+            "-DX=1",
+            "-D",
+            "Y",
+            "-UZ",
+            "-include",
+            "pre.h",
+            "-isystem",
+            "sys",
+            "-std=c99",
+            "-Wall",
+            "-Wp,-DW",
+            "-Wp,-MD,a.d",
+            "-fgnu89-inline",
+            "-o",
+            "a.o",
+            "a.c",
+            "-lm",
+        ]
+    )
     assert inv.openacc and not inv.openmp
-    assert inv.cpp_flags == ["-O3", "-Iinc", "-I", "inc2", "-DX=1", "-D", "Y", "-UZ", "-include",
-                             "pre.h", "-isystem", "sys", "-std=c99", "-Wp,-DW", "-fgnu89-inline"]
+    assert inv.cpp_flags == [
+        "-O3",
+        "-Iinc",
+        "-I",
+        "inc2",
+        "-DX=1",
+        "-D",
+        "Y",
+        "-UZ",
+        "-include",
+        "pre.h",
+        "-isystem",
+        "sys",
+        "-std=c99",
+        "-Wp,-DW",
+        "-fgnu89-inline",
+    ]
     assert inv.deps and inv.dep_file == "a.d"  # -Wp,-MD: a dependency file from cpp
     assert inv.output == "a.o"
     nvc = classify(["nvc", "-acc=gpu", "-mp", "-Minfo=accel", "-c", "a.c"])
@@ -108,9 +167,18 @@ def test_response_file(files):
 
 
 def test_config_from_environment(monkeypatch, tmp_path):
-    for name in ("ACCSAT_VARIANT", "ACCSAT_DISABLE", "ACCSAT_STRICT", "ACCSAT_REPORT",
-                 "ACCSAT_KEEP", "ACCSAT_CACHE", "ACCSAT_CACHE_DIR", "ACCSAT_TIMEOUT",
-                 "XDG_CACHE_HOME", "XDG_CONFIG_HOME"):
+    for name in (
+        "ACCSAT_VARIANT",
+        "ACCSAT_DISABLE",
+        "ACCSAT_STRICT",
+        "ACCSAT_REPORT",
+        "ACCSAT_KEEP",
+        "ACCSAT_CACHE",
+        "ACCSAT_CACHE_DIR",
+        "ACCSAT_TIMEOUT",
+        "XDG_CACHE_HOME",
+        "XDG_CONFIG_HOME",
+    ):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(tmp_path))
     cfg = Config.from_env()
@@ -127,7 +195,12 @@ def test_config_from_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("ACCSAT_TIMEOUT", "2.5")
     monkeypatch.setenv("ACCSAT_DISABLE", "1")
     cfg = Config.from_env()
-    assert (cfg.rewrite_settings.variant, cfg.timeout, cfg.disable, cfg.problems) == ("cse+bulk", 2.5, True, ())
+    assert (cfg.rewrite_settings.variant, cfg.timeout, cfg.disable, cfg.problems) == (
+        "cse+bulk",
+        2.5,
+        True,
+        (),
+    )
 
 
 def test_a_response_file_with_bytes_that_are_not_utf8_is_expanded(tmp_path):

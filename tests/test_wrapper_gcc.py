@@ -99,25 +99,36 @@ def proj(tmp_path, session_env):
 
 
 def digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.suffix in (".c", ".h", ".cpp", ".s")
-            and "keep" not in p.parts and "tmp" not in p.parts}
+    return {
+        str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.suffix in (".c", ".h", ".cpp", ".s") and "keep" not in p.parts and "tmp" not in p.parts
+    }
 
 
-def wrap(proj: Path, env: dict, *args: str, extra: dict | None = None,
-         stdin: str | None = None) -> subprocess.CompletedProcess:
+def wrap(
+    proj: Path, env: dict, *args: str, extra: dict | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess:
     e = dict(env, TMPDIR=str(proj / "tmp"), **(extra or {}))
     before = digest(proj)
-    proc = subprocess.run([*WRAPPER, *args], cwd=proj, env=e, capture_output=True, text=True,
-                          input=stdin, timeout=240)
+    proc = subprocess.run(
+        [*WRAPPER, *args], cwd=proj, env=e, capture_output=True, text=True, input=stdin, timeout=240
+    )
     assert digest(proj) == before, "accsat-cc changed a user file"
     assert not list((proj / "tmp").glob("accsat-cc-*")), "private folder left behind"
     return proc
 
 
 def plain(proj: Path, env: dict, *args: str, stdin: str | None = None):
-    return subprocess.run(list(args), cwd=proj, env=dict(env, TMPDIR=str(proj / "tmp")),
-                          capture_output=True, text=True, input=stdin, timeout=240)
+    return subprocess.run(
+        list(args),
+        cwd=proj,
+        env=dict(env, TMPDIR=str(proj / "tmp")),
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=240,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -141,15 +152,25 @@ def read_report(path: Path) -> list[dict]:
 
 # -- compiling ------------------------------------------------------------------------------
 
+
 def test_c_without_o_writes_object_where_gcc_does(proj, session_env):
     report = proj / "r.jsonl"
-    r = wrap(proj, session_env, "gcc", "-c", "-O2", *ACC, "src/kern.c",
-             extra={"ACCSAT_REPORT": str(report)})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-c",
+        "-O2",
+        *ACC,
+        "src/kern.c",
+        extra={"ACCSAT_REPORT": str(report)},
+    )
     assert r.returncode == 0, r.stderr
     assert (proj / "kern.o").exists() and not (proj / "src" / "kern.o").exists()
     kernels = read_report(report)
-    assert [(k["file"], k["line"], k["status"]) for k in kernels] == [("src/kern.c", 9,
-                                                                       "rewritten")]
+    assert [(k["file"], k["line"], k["status"]) for k in kernels] == [
+        ("src/kern.c", 9, "rewritten")
+    ]
     assert warnings(r.stderr) == []
 
 
@@ -167,8 +188,18 @@ def test_c_with_o_and_run_matches_plain(proj, session_env):
 
 def test_several_sources_compile_and_link_in_one_call(proj, session_env, expected_output):
     report = proj / "r.jsonl"
-    r = wrap(proj, session_env, "gcc", "-O2", *ACC, "main.c", "src/kern.c", "-o", "prog",
-             extra={"ACCSAT_REPORT": str(report)})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-O2",
+        *ACC,
+        "main.c",
+        "src/kern.c",
+        "-o",
+        "prog",
+        extra={"ACCSAT_REPORT": str(report)},
+    )
     assert r.returncode == 0, r.stderr
     assert plain(proj, session_env, "./prog").stdout == expected_output
     assert {k["file"] for k in read_report(report)} == {"src/kern.c"}
@@ -199,15 +230,20 @@ def test_S_writes_assembly_of_the_rewritten_file(proj, session_env):
 
 # -- pass-through ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("args", [
-    ["-E", *ACC, "src/kern.c"],
-    ["-M", "src/kern.c"],
-    ["-MM", "src/kern.c"],
-    ["--version"],
-    ["-dumpversion"],
-    ["-###", "-c", "src/kern.c"],
-    ["-v", "-fsyntax-only", "src/kern.c"],
-], ids=["E", "M", "MM", "version", "dumpversion", "###", "v"])
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-E", *ACC, "src/kern.c"],
+        ["-M", "src/kern.c"],
+        ["-MM", "src/kern.c"],
+        ["--version"],
+        ["-dumpversion"],
+        ["-###", "-c", "src/kern.c"],
+        ["-v", "-fsyntax-only", "src/kern.c"],
+    ],
+    ids=["E", "M", "MM", "version", "dumpversion", "###", "v"],
+)
 def test_passthrough_output_is_the_compilers(proj, session_env, args):
     r = wrap(proj, session_env, "gcc", *args, extra={"ACCSAT_REPORT": str(proj / "r.jsonl")})
     p = plain(proj, session_env, "gcc", *args)
@@ -218,8 +254,19 @@ def test_passthrough_output_is_the_compilers(proj, session_env, args):
 
 
 def test_stdin_source_passes_through(proj, session_env):
-    r = wrap(proj, session_env, "gcc", "-x", "c", "-c", "-", "-o", "s.o", stdin=KERNEL.replace(
-        '#include "kern.h"', HEADER), extra={"ACCSAT_REPORT": str(proj / "r.jsonl")})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-x",
+        "c",
+        "-c",
+        "-",
+        "-o",
+        "s.o",
+        stdin=KERNEL.replace('#include "kern.h"', HEADER),
+        extra={"ACCSAT_REPORT": str(proj / "r.jsonl")},
+    )
     assert r.returncode == 0, r.stderr
     assert (proj / "s.o").exists() and not (proj / "r.jsonl").exists()
 
@@ -232,8 +279,17 @@ def test_other_languages_pass_through(proj, session_env):
     assert r.returncode == 0, r.stderr
     assert (proj / "x.o").exists() and (proj / "y.o").exists() and not report.exists()
     if shutil.which("g++"):  # a C++ driver compiles .c as C++: not ours
-        r = wrap(proj, session_env, "g++", "-c", *ACC, "src/kern.c", "-o", "kpp.o",
-                 extra={"ACCSAT_REPORT": str(report)})
+        r = wrap(
+            proj,
+            session_env,
+            "g++",
+            "-c",
+            *ACC,
+            "src/kern.c",
+            "-o",
+            "kpp.o",
+            extra={"ACCSAT_REPORT": str(report)},
+        )
         assert r.returncode == 0, r.stderr
         assert not report.exists()
 
@@ -246,6 +302,7 @@ def test_link_only_call_passes_through(proj, session_env):
 
 # -- what the user sees ---------------------------------------------------------------------
 
+
 def test_warning_in_a_rewritten_body_names_the_users_file_and_line(proj, session_env):
     args = ["gcc", "-c", "-O2", "-Wall", *ACC, "src/kern.c"]
     report = proj / "r.jsonl"
@@ -257,8 +314,11 @@ def test_warning_in_a_rewritten_body_names_the_users_file_and_line(proj, session
 
 
 def test_compile_error_reads_as_without_accsat(proj, session_env):
-    (proj / "bad.c").write_text(KERNEL.replace("b[i] = t - a[i];", "b[i] = t - undeclared_v;")
-                                .replace('#include "kern.h"', HEADER))
+    (proj / "bad.c").write_text(
+        KERNEL.replace("b[i] = t - a[i];", "b[i] = t - undeclared_v;").replace(
+            '#include "kern.h"', HEADER
+        )
+    )
     args = ["gcc", "-c", "-O2", *ACC, "bad.c"]
     r = wrap(proj, session_env, *args)
     p = plain(proj, session_env, *args)
@@ -279,11 +339,20 @@ def test_exit_code_is_the_compilers(proj, session_env):
     assert (r.returncode, r.stderr) == (p.returncode, p.stderr)
 
 
-@pytest.mark.parametrize("flags", [
-    ["-MD"], ["-MMD"], ["-MD", "-MF", "deps/k.dep"], ["-MMD", "-MP", "-MT", "my-target"],
-    ["-MD", "-MQ", "$(OBJ)/k.o", "-o", "obj/k.o"], ["-MMD", "-o", "obj/k.o"], ["-Wp,-MMD,w.d"],
-    ["-Wp,-MD,deps/w.dep"],
-], ids=["MD", "MMD", "MF", "MT-MP", "MQ", "MMD-o", "Wp", "Wp-dir"])
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["-MD"],
+        ["-MMD"],
+        ["-MD", "-MF", "deps/k.dep"],
+        ["-MMD", "-MP", "-MT", "my-target"],
+        ["-MD", "-MQ", "$(OBJ)/k.o", "-o", "obj/k.o"],
+        ["-MMD", "-o", "obj/k.o"],
+        ["-Wp,-MMD,w.d"],
+        ["-Wp,-MD,deps/w.dep"],
+    ],
+    ids=["MD", "MMD", "MF", "MT-MP", "MQ", "MMD-o", "Wp", "Wp-dir"],
+)
 def test_dependency_files_name_the_users_source(proj, session_env, flags):
     (proj / "deps").mkdir()
     (proj / "obj").mkdir()
@@ -314,6 +383,7 @@ def test_debug_info_names_the_users_file(proj, session_env):
 
 # -- accsat fails: the original is compiled -------------------------------------------------
 
+
 def test_gnu_extensions_build_and_run_with_one_warning(proj, session_env):
     (proj / "gnu.c").write_text(GNU)
     r = wrap(proj, session_env, "gcc", "-O2", *ACC, "gnu.c", "-o", "gnu")
@@ -323,33 +393,47 @@ def test_gnu_extensions_build_and_run_with_one_warning(proj, session_env):
     assert re.fullmatch(r"accsat-cc: gnu\.c:\d+: .+; compiling the original", w[0])
     assert plain(proj, session_env, "./gnu").stdout == "5719\n"
     # strict: the same failure is an error and nothing is compiled
-    r = wrap(proj, session_env, "gcc", "-O2", *ACC, "gnu.c", "-o", "gnu2",
-             extra={"ACCSAT_STRICT": "1"})
+    r = wrap(
+        proj, session_env, "gcc", "-O2", *ACC, "gnu.c", "-o", "gnu2", extra={"ACCSAT_STRICT": "1"}
+    )
     assert r.returncode != 0 and not (proj / "gnu2").exists()
     assert warnings(r.stderr) and "compiling the original" not in r.stderr
 
 
 def test_timeout_compiles_the_original(proj, session_env):
-    r = wrap(proj, session_env, "gcc", "-c", *ACC, "-DVARIANT_FOR_TIMEOUT", "src/kern.c",
-             extra={"ACCSAT_TIMEOUT": "0.001", "ACCSAT_CACHE": "0"})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-c",
+        *ACC,
+        "-DVARIANT_FOR_TIMEOUT",
+        "src/kern.c",
+        extra={"ACCSAT_TIMEOUT": "0.001", "ACCSAT_CACHE": "0"},
+    )
     assert r.returncode == 0
-    assert warnings(r.stderr) == ["accsat-cc: src/kern.c: timed out after 0.001 s "
-                                  "(ACCSAT_TIMEOUT); compiling the original"]
+    assert warnings(r.stderr) == [
+        "accsat-cc: src/kern.c: timed out after 0.001 s (ACCSAT_TIMEOUT); compiling the original"
+    ]
     assert (proj / "kern.o").exists()
 
 
 def test_rewritten_file_that_does_not_compile_falls_back(proj, session_env):
     # a "compiler" that rejects accsat's copies: the original must be compiled instead
     fake = proj / "picky-cc"
-    fake.write_text('#!/bin/sh\nfor a in "$@"; do case "$a" in *accsat-cc-*) '
-                    'echo "picky: no" >&2; exit 1;; esac; done\nexec gcc "$@"\n')
+    fake.write_text(
+        '#!/bin/sh\nfor a in "$@"; do case "$a" in *accsat-cc-*) '
+        'echo "picky: no" >&2; exit 1;; esac; done\nexec gcc "$@"\n'
+    )
     fake.chmod(0o755)
     report = proj / "r.jsonl"
-    r = wrap(proj, session_env, str(fake), "-c", *ACC, "src/kern.c",
-             extra={"ACCSAT_REPORT": str(report)})
+    r = wrap(
+        proj, session_env, str(fake), "-c", *ACC, "src/kern.c", extra={"ACCSAT_REPORT": str(report)}
+    )
     assert r.returncode == 0
-    assert warnings(r.stderr) == ["accsat-cc: src/kern.c: the rewritten source did not compile;"
-                                  " compiled the original"]
+    assert warnings(r.stderr) == [
+        "accsat-cc: src/kern.c: the rewritten source did not compile; compiled the original"
+    ]
     assert "picky" not in r.stderr and (proj / "kern.o").exists()
     assert read_report(report)[0]["status"] == "unchanged"
 
@@ -377,10 +461,21 @@ def test_internal_errors_are_one_line(proj, session_env, monkeypatch):
 
 # -- environment ----------------------------------------------------------------------------
 
+
 def test_disable_is_pure_passthrough(proj, session_env):
-    r = wrap(proj, session_env, "gcc", "-c", *ACC, "src/kern.c",
-             extra={"ACCSAT_DISABLE": "1", "ACCSAT_REPORT": str(proj / "r.jsonl"),
-                    "ACCSAT_KEEP": str(proj / "keep")})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-c",
+        *ACC,
+        "src/kern.c",
+        extra={
+            "ACCSAT_DISABLE": "1",
+            "ACCSAT_REPORT": str(proj / "r.jsonl"),
+            "ACCSAT_KEEP": str(proj / "keep"),
+        },
+    )
     assert r.returncode == 0 and (proj / "kern.o").exists()
     assert not (proj / "r.jsonl").exists() and not (proj / "keep").exists()
 
@@ -399,9 +494,14 @@ def test_report_lines_stay_whole_with_concurrent_compilers(proj, session_env):
     procs = []
     for n in range(4):
         (proj / f"k{n}.c").write_text(KERNEL.replace('#include "kern.h"', HEADER))
-        procs.append(subprocess.Popen(
-            [*WRAPPER, "gcc", "-c", *ACC, f"k{n}.c"], cwd=proj, stderr=subprocess.PIPE,
-            env=dict(session_env, ACCSAT_REPORT=str(report), TMPDIR=str(proj / "tmp"))))
+        procs.append(
+            subprocess.Popen(
+                [*WRAPPER, "gcc", "-c", *ACC, f"k{n}.c"],
+                cwd=proj,
+                stderr=subprocess.PIPE,
+                env=dict(session_env, ACCSAT_REPORT=str(report), TMPDIR=str(proj / "tmp")),
+            )
+        )
     assert all(p.wait(timeout=240) == 0 for p in procs)
     kernels = read_report(report)
     assert sorted(k["file"] for k in kernels) == [f"k{n}.c" for n in range(4)]
@@ -421,8 +521,10 @@ def test_cache_hits_misses_and_invalidation(proj, session_env, tmp_path):
     assert "(cse)" in third.stderr
     # so do the flags and the variant
     assert "(cse)" in wrap(proj, session_env, *args, "-DEXTRA", extra=extra).stderr
-    assert "(cse+bulk)" in wrap(proj, session_env, *args,
-                                extra=dict(extra, ACCSAT_VARIANT="cse+bulk")).stderr
+    assert (
+        "(cse+bulk)"
+        in wrap(proj, session_env, *args, extra=dict(extra, ACCSAT_VARIANT="cse+bulk")).stderr
+    )
     entries = len(list(cache.rglob("*.json")))
     off = wrap(proj, session_env, *args, extra=dict(extra, ACCSAT_CACHE="0"))
     assert "cached" not in off.stderr and len(list(cache.rglob("*.json"))) == entries
@@ -440,8 +542,9 @@ def test_failures_are_cached_too(proj, session_env, tmp_path):
 
 
 def test_bad_settings_warn_and_compile(proj, session_env):
-    r = wrap(proj, session_env, "gcc", "-c", *ACC, "src/kern.c",
-             extra={"ACCSAT_VARIANT": "fastest"})
+    r = wrap(
+        proj, session_env, "gcc", "-c", *ACC, "src/kern.c", extra={"ACCSAT_VARIANT": "fastest"}
+    )
     assert r.returncode == 0 and (proj / "kern.o").exists()
     assert "ACCSAT_VARIANT='fastest'" in r.stderr
 
@@ -451,8 +554,16 @@ def test_usage_and_help(proj, session_env):
     assert r.returncode == 2 and "usage" in r.stderr
     r = wrap(proj, session_env, "--accsat-help")
     assert r.returncode == 0
-    for word in ("ACCSAT_VARIANT", "ACCSAT_DISABLE", "ACCSAT_STRICT", "ACCSAT_REPORT",
-                 "ACCSAT_KEEP", "ACCSAT_CACHE_DIR", "ACCSAT_TIMEOUT", "compiling the original"):
+    for word in (
+        "ACCSAT_VARIANT",
+        "ACCSAT_DISABLE",
+        "ACCSAT_STRICT",
+        "ACCSAT_REPORT",
+        "ACCSAT_KEEP",
+        "ACCSAT_CACHE_DIR",
+        "ACCSAT_TIMEOUT",
+        "compiling the original",
+    ):
         assert word in r.stdout
     r = wrap(proj, session_env, "no-such-compiler-xyz", "-c", "main.c")
     assert r.returncode == 127
@@ -463,8 +574,9 @@ def test_interrupt_removes_the_private_folder(proj, session_env):
     slow.write_text("#!/bin/sh\nsleep 30\n")
     slow.chmod(0o755)
     env = dict(session_env, TMPDIR=str(proj / "tmp"))
-    p = subprocess.Popen([*WRAPPER, str(slow), "-c", *ACC, "src/kern.c"], cwd=proj, env=env,
-                         stderr=subprocess.PIPE)
+    p = subprocess.Popen(
+        [*WRAPPER, str(slow), "-c", *ACC, "src/kern.c"], cwd=proj, env=env, stderr=subprocess.PIPE
+    )
     deadline = time.time() + 120
     while not list((proj / "tmp").glob("accsat-cc-*/*/0/kern.c")) and time.time() < deadline:
         time.sleep(0.05)
@@ -480,19 +592,27 @@ def test_default_variant_and_make_j(proj, session_env, expected_output):
     if not shutil.which("make"):
         pytest.skip("make is not installed")
     for n in range(3):
-        (proj / f"m{n}.c").write_text(KERNEL.replace("void kern(", f"void kern{n}(")
-                                      .replace("double a[N], b[N], c[N];",
-                                               "extern double a[N], b[N], c[N];"))
+        (proj / f"m{n}.c").write_text(
+            KERNEL.replace("void kern(", f"void kern{n}(").replace(
+                "double a[N], b[N], c[N];", "extern double a[N], b[N], c[N];"
+            )
+        )
     (proj / "k.c").write_text(KERNEL)
     (proj / "Makefile").write_text(
         "OBJS = main.o k.o m0.o m1.o m2.o\nprog: $(OBJS)\n\t$(CC) $(CFLAGS) $(OBJS) -o prog\n"
-        "%.o: %.c\n\t$(CC) $(CFLAGS) -Isrc -c $< -o $@\n")
+        "%.o: %.c\n\t$(CC) $(CFLAGS) -Isrc -c $< -o $@\n"
+    )
     report = proj / "r.jsonl"
     env = dict(session_env, ACCSAT_REPORT=str(report), TMPDIR=str(proj / "tmp"))
     env.pop("ACCSAT_VARIANT")
-    r = subprocess.run(["make", "-j4", f"CC={' '.join(WRAPPER)} gcc",
-                        f"CFLAGS=-O2 {' '.join(ACC)}"], cwd=proj, env=env, capture_output=True,
-                       text=True, timeout=240)
+    r = subprocess.run(
+        ["make", "-j4", f"CC={' '.join(WRAPPER)} gcc", f"CFLAGS=-O2 {' '.join(ACC)}"],
+        cwd=proj,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
     assert plain(proj, session_env, "./prog").stdout == expected_output
     kernels = read_report(report)
@@ -502,14 +622,26 @@ def test_default_variant_and_make_j(proj, session_env, expected_output):
 
 # -- other compilers and launchers ---------------------------------------------------------
 
+
 @pytest.mark.skipif(shutil.which("ccache") is None, reason="ccache is not installed")
 def test_ccache_launcher(proj, session_env, expected_output):
     extra = {"CCACHE_DIR": str(proj / "ccache"), "ACCSAT_REPORT": str(proj / "r.jsonl")}
     r = wrap(proj, session_env, "ccache", "gcc", "-c", "-O2", *ACC, "src/kern.c", extra=extra)
     assert r.returncode == 0, r.stderr
     assert (proj / "kern.o").exists() and read_report(proj / "r.jsonl")[0]["status"] == "rewritten"
-    r = wrap(proj, session_env, "ccache", "gcc", "-O2", *ACC, "main.c", "kern.o", "-o", "prog",
-             extra=extra)
+    r = wrap(
+        proj,
+        session_env,
+        "ccache",
+        "gcc",
+        "-O2",
+        *ACC,
+        "main.c",
+        "kern.o",
+        "-o",
+        "prog",
+        extra=extra,
+    )
     assert r.returncode == 0 and plain(proj, session_env, "./prog").stdout == expected_output
 
 
@@ -530,10 +662,19 @@ def test_files_without_directives_skip_accsat_but_pragma_operators_count(proj, s
     (proj / "plain.c").write_text("int f(int x) { return x + 1; }\n")
     (proj / "prag.c").write_text(
         '#define PAR _Pragma("omp parallel for")\ndouble a[9];\nvoid g(void)\n{\n  PAR\n'
-        "  for (int i = 0; i < 9; i++)\n    a[i] = a[i] * 2.0 + a[i] * 2.0;\n}\n")
+        "  for (int i = 0; i < 9; i++)\n    a[i] = a[i] * 2.0 + a[i] * 2.0;\n}\n"
+    )
     report = proj / "r.jsonl"
-    r = wrap(proj, session_env, "gcc", "-c", "-fopenmp", "plain.c", "prag.c",
-             extra={"ACCSAT_REPORT": str(report), "ACCSAT_VERBOSE": "1"})
+    r = wrap(
+        proj,
+        session_env,
+        "gcc",
+        "-c",
+        "-fopenmp",
+        "plain.c",
+        "prag.c",
+        extra={"ACCSAT_REPORT": str(report), "ACCSAT_VERBOSE": "1"},
+    )
     assert r.returncode == 0, r.stderr
     assert "plain.c: 0 of 0 kernels" in r.stderr
     assert [(k["file"], k["status"]) for k in read_report(report)] == [("prag.c", "rewritten")]

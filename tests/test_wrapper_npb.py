@@ -37,13 +37,27 @@ def test_npb_builds_and_verifies_through_the_wrapper(bench, tmp_path):
     folder = tmp_path / bench
     report = tmp_path / "report.jsonl"
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
-    env.update(ACCSAT_VARIANT="cse", ACCSAT_REPORT=str(report),
-               ACCSAT_CACHE_DIR=str(tmp_path / "cache"))
+    env.update(
+        ACCSAT_VARIANT="cse", ACCSAT_REPORT=str(report), ACCSAT_CACHE_DIR=str(tmp_path / "cache")
+    )
     subprocess.run(["make", "clean"], cwd=folder, capture_output=True)
     wrapper = f"{sys.executable} -m accsat.wrapper gcc"
-    r = subprocess.run(["make", "-j2", f"CC={wrapper}", "CLINK=gcc", "CLASS=S",
-                        f"CFLAGS={CFLAGS}", f"CLINKFLAGS={CLINKFLAGS}"], cwd=folder, env=env,
-                       capture_output=True, text=True, timeout=900)
+    r = subprocess.run(
+        [
+            "make",
+            "-j2",
+            f"CC={wrapper}",
+            "CLINK=gcc",
+            "CLASS=S",
+            f"CFLAGS={CFLAGS}",
+            f"CLINKFLAGS={CLINKFLAGS}",
+        ],
+        cwd=folder,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert "accsat-cc:" not in r.stderr
     exe = next(folder.glob("*.S.x"))

@@ -59,15 +59,24 @@ def test_stale_workdir_is_replaced(tmpdir_env):
     again.release()
 
 
-@pytest.mark.parametrize("text, style", [
-    ("kern.o: src/kern.c /usr/include/stdc-predef.h /usr/include/stdio.h \\\n"
-     " /usr/include/x86_64-linux-gnu/bits/libc-header-start.h src/kern.h\n", "gcc"),
-    ("k.o: many.c /usr/include/stdio.h \\\n  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h"
-     " \\\n  /usr/include/features.h /usr/include/features-time64.h \\\n"
-     "  /usr/include/x86_64-linux-gnu/bits/wordsize.h\n", "clang"),
-    ("t1 t2: a.c b.h\nb.h:\n", "gcc"),
-    ("$$(OBJ)/k.o: dir\\ with\\ space/x.c\n", "gcc"),
-])
+@pytest.mark.parametrize(
+    "text, style",
+    [
+        (
+            "kern.o: src/kern.c /usr/include/stdc-predef.h /usr/include/stdio.h \\\n"
+            " /usr/include/x86_64-linux-gnu/bits/libc-header-start.h src/kern.h\n",
+            "gcc",
+        ),
+        (
+            "k.o: many.c /usr/include/stdio.h \\\n  /usr/include/x86_64-linux-gnu/bits/libc-header-start.h"
+            " \\\n  /usr/include/features.h /usr/include/features-time64.h \\\n"
+            "  /usr/include/x86_64-linux-gnu/bits/wordsize.h\n",
+            "clang",
+        ),
+        ("t1 t2: a.c b.h\nb.h:\n", "gcc"),
+        ("$$(OBJ)/k.o: dir\\ with\\ space/x.c\n", "gcc"),
+    ],
+)
 def test_rewrap_is_the_compilers_layout(text, style):
     assert deps.rewrap(text, style) == text
 
@@ -97,8 +106,7 @@ def test_cache_roundtrip_and_atomic_files(tmp_path):
     store.put(k, out.entry())
     back = Outcome.from_entry(store.get(k))
     assert (back.text, back.kernels, back.rewritten) == ("int x;\n", out.kernels, 1)
-    assert [p.name for p in (tmp_path / cache.FORMAT).rglob("*")
-            if p.is_file()] == [f"{k}.json"]
+    assert [p.name for p in (tmp_path / cache.FORMAT).rglob("*") if p.is_file()] == [f"{k}.json"]
     (tmp_path / cache.FORMAT / k[:2] / f"{k}.json").write_text("{broken")
     assert store.get(k) is None
     store.put(k, Outcome(error="f.c:3: parse error").entry())
@@ -109,10 +117,15 @@ def test_every_option_is_in_the_cache_key():
     """The wrapper keys its cache on the whole Options: a field the key forgot would serve
     a rewrite made with other settings."""
     base = Options()
-    changed = [replace(base, variant="cse"), replace(base, verify=True),
-               replace(base, line_directives="other.c"), replace(base, fp_exact=True),
-               replace(base, limits=Limits(nodes=5)), replace(base, extract_stall=None),
-               replace(base, preprocess=PreprocessOptions(("-DX",)))]
+    changed = [
+        replace(base, variant="cse"),
+        replace(base, verify=True),
+        replace(base, line_directives="other.c"),
+        replace(base, fp_exact=True),
+        replace(base, limits=Limits(nodes=5)),
+        replace(base, extract_stall=None),
+        replace(base, preprocess=PreprocessOptions(("-DX",))),
+    ]
     keys = {base.key(), *(o.key() for o in changed)}
     assert len(keys) == len(changed) + 1
 
@@ -120,8 +133,12 @@ def test_every_option_is_in_the_cache_key():
 def test_config_makes_the_options_of_a_file():
     pp = PreprocessOptions(("-DN=4",), openmp=False)
     opts = Config(rewrite_settings=Options(variant="cse+bulk", verify=True)).options(pp, "src/k.c")
-    assert (opts.variant, opts.verify, opts.preprocess, opts.line_directives) == \
-        ("cse+bulk", True, pp, "src/k.c")
+    assert (opts.variant, opts.verify, opts.preprocess, opts.line_directives) == (
+        "cse+bulk",
+        True,
+        pp,
+        "src/k.c",
+    )
 
 
 def test_fingerprint_covers_rules(tmp_path, monkeypatch):

@@ -25,7 +25,8 @@ import bisect
 from dataclasses import replace
 
 from ..egraph.graph import ENode
-from ..occupancy import step_limit
+from ..occupancy import MAX_REGISTERS, step_limit
+from ..settings import Registers
 from ..ssa import ir
 from .placement import INLINE_ONLY, PlacementError, Plan, _Planner, make_plan, planner
 from .program import Point, Program, Use
@@ -42,13 +43,10 @@ BLOCK_THREADS = 128  # the block size ``keep`` keeps the occupancy step at
 
 
 def parse(setting: object) -> str | int:
-    """``any``, ``keep`` or a register count per thread."""
-    text = str(setting if setting is not None else ANY).strip().lower()
-    if text in (ANY, KEEP):
-        return text
-    if text.isdigit() and 1 <= int(text) <= 255:
-        return int(text)
-    raise ValueError(f"registers: 'any', 'keep' or a count from 1 to 255, not '{setting}'")
+    """``any``, ``keep`` or a register count per thread (``Options.registers``; a count
+    above what a thread may have is ``any``)."""
+    value = Registers()(ANY if setting is None else setting)
+    return ANY if isinstance(value, int) and value > MAX_REGISTERS else value
 
 
 def written_choice(program: Program) -> tuple[dict[int, ENode], dict[int, int]]:
@@ -69,8 +67,9 @@ def written_figures(program: Program) -> Figures:
     return model(program, written_plan(program))
 
 
-def limit(setting: str | int, written: Figures, ptxas_written: int | None = None,
-          margin: int = 0) -> int:
+def limit(
+    setting: str | int, written: Figures, ptxas_written: int | None = None, margin: int = 0
+) -> int:
     """The most registers the model's estimate of a rewrite may reach.
 
     The model's estimate is what ptxas needs at least; ptxas's count of a rewrite is
@@ -86,9 +85,16 @@ def limit(setting: str | int, written: Figures, ptxas_written: int | None = None
     return setting
 
 
-def budget_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
-                bulk: bool, registers: object = ANY, ptxas_written: int | None = None,
-                most_held: int | None = None, margin: int = 0) -> Plan:
+def budget_plan(
+    program: Program,
+    choice: dict[int, ENode],
+    class_of: dict[int, int],
+    bulk: bool,
+    registers: object = ANY,
+    ptxas_written: int | None = None,
+    most_held: int | None = None,
+    margin: int = 0,
+) -> Plan:
     """``make_plan`` within the register budget ``registers`` (``Options.registers``);
     ``plan.budget`` says what the model found and whether the budget bound.
     ``ptxas_written``: ptxas's registers for the kernel as written, where known;
@@ -102,13 +108,19 @@ def budget_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, 
     try:
         written = written_figures(program)
     except PlacementError as exc:  # then the budget cannot be judged: keep it as written
-        raise PlacementError(f"register budget {setting}: the kernel as written could not "
-                             f"be modelled ({exc})") from exc
+        raise PlacementError(
+            f"register budget {setting}: the kernel as written could not be modelled ({exc})"
+        ) from exc
     most = limit(setting, written, ptxas_written, margin)
     cap = peak_for(most)
     now = model(program, full)
-    report = {"setting": str(setting), "written": written.registers, "limit": most,
-              "before": now.registers, "bound": now.peak > cap}
+    report = {
+        "setting": str(setting),
+        "written": written.registers,
+        "limit": most,
+        "before": now.registers,
+        "bound": now.peak > cap,
+    }
     if now.peak <= cap and most_held is None:
         full.budget = {**report, "after": now.registers}
         return full
@@ -118,8 +130,9 @@ def budget_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, 
     return best
 
 
-def _search(program: Program, base: _Planner, cap: float,
-            most_held: int | None = None) -> tuple[Plan, Figures, int]:
+def _search(
+    program: Program, base: _Planner, cap: float, most_held: int | None = None
+) -> tuple[Plan, Figures, int]:
     """The plan with the most values held (at most B at a time) that fits ``cap``."""
     top = sum(len(s) > 1 for s in _sites(base).values())
     if most_held is not None:
@@ -128,8 +141,10 @@ def _search(program: Program, base: _Planner, cap: float,
     figures = model(program, plan)
     lo, hi, found = 0, top, (plan, figures, 0)
     if figures.peak > cap:
-        raise OverBudget(f"kept as written: over the register budget (the model needs "
-                         f"{figures.registers} registers without sharing)")
+        raise OverBudget(
+            f"kept as written: over the register budget (the model needs "
+            f"{figures.registers} registers without sharing)"
+        )
     while lo < hi:
         mid = (lo + hi + 1) // 2
         plan = _Belady(base, mid).run()
@@ -143,8 +158,10 @@ def _search(program: Program, base: _Planner, cap: float,
 
 def _sites(base: _Planner) -> dict[int, list[float]]:
     """Where the kernel as written computes each class (not where a variable holds it)."""
-    return {cls: sorted({u.pos for u in uses if not base.covered(cls, u)})
-            for cls, uses in base.uses.items()}
+    return {
+        cls: sorted({u.pos for u in uses if not base.covered(cls, u)})
+        for cls, uses in base.uses.items()
+    }
 
 
 class _Belady:
@@ -172,8 +189,9 @@ class _Belady:
         order = {pt: list(cs) for pt, cs in base.order.items()}
         for pt, classes in self.order.items():
             order.setdefault(pt, []).extend(classes)
-        return replace(base, choice=self.choice, temps=self.temps, order=order,
-                       nodes=self.nodes, hoisted=0)
+        return replace(
+            base, choice=self.choice, temps=self.temps, order=order, nodes=self.nodes, hoisted=0
+        )
 
     # -- the walk, as the printer goes ----------------------------------------------
     def block(self, block: ir.Block) -> None:
@@ -212,8 +230,11 @@ class _Belady:
             self.hold(cls, ahead, use.pos, point.ctx)
             self.define(cls, point, self.read_back(cls, home[1]))
             return
-        kept = (self.movable(cls, point) and self.loads(cls)
-                and self.hold(cls, ahead, use.pos, point.ctx))
+        kept = (
+            self.movable(cls, point)
+            and self.loads(cls)
+            and self.hold(cls, ahead, use.pos, point.ctx)
+        )
         if kept or cls in self.bound and self.movable(cls, point):
             for child in node.children:
                 self.visit(child, use, point)
@@ -240,8 +261,11 @@ class _Belady:
         """Does computing ``cls`` again cost a load (else holding it saves no load)?"""
         if cls not in self._loads:
             node = self.choice[cls]
-            self._loads[cls] = node.op == "Load" or cls in self.pl.reloaded or any(
-                self.loads(c) for c in node.children)
+            self._loads[cls] = (
+                node.op == "Load"
+                or cls in self.pl.reloaded
+                or any(self.loads(c) for c in node.children)
+            )
         return self._loads[cls]
 
     def next_site(self, cls: int, pos: float, ctx: str) -> float | None:

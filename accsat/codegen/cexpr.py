@@ -77,13 +77,18 @@ def scalar_type(text: str) -> ct.CType | None:
 class ExprPrinter:
     """Prints one class at one use; ``name_of`` gives a name when the value has one there."""
 
-    def __init__(self, choice: dict[int, ENode], name_of: Callable[[int], str | None],
-                 fma_call: bool, counts: Counts,
-                 cost: Callable[[ENode], float] | None = None,
-                 free_reads: frozenset[int] = frozenset(),
-                 spell: Callable[[str], str] | None = None,
-                 constant_text: Callable[[int], tuple[str, int] | None] | None = None,
-                 access_text: Callable[[str], WrittenAccess | None] | None = None):
+    def __init__(
+        self,
+        choice: dict[int, ENode],
+        name_of: Callable[[int], str | None],
+        fma_call: bool,
+        counts: Counts,
+        cost: Callable[[ENode], float] | None = None,
+        free_reads: frozenset[int] = frozenset(),
+        spell: Callable[[str], str] | None = None,
+        constant_text: Callable[[int], tuple[str, int] | None] | None = None,
+        access_text: Callable[[str], WrittenAccess | None] | None = None,
+    ):
         self.choice = choice
         # an access path as printed -> the user's text for it there (codegen/macros.py)
         self.spell = spell or (lambda text: text)
@@ -199,8 +204,10 @@ class ExprPrinter:
             kn = self.choice[k]
             if kn.op == "Neg" and self.name_of(k) is None:
                 kt, kp = self.expr(kn.children[0])
-                return f"{self.wrap(pt, pp, ADD_PREC)} - {self.wrap(kt, kp, ADD_PREC + 1)}", \
-                    ADD_PREC
+                return (
+                    f"{self.wrap(pt, pp, ADD_PREC)} - {self.wrap(kt, kp, ADD_PREC + 1)}",
+                    ADD_PREC,
+                )
             kt, kp = self.expr(k)
             return f"{self.wrap(pt, pp, ADD_PREC)} + {self.wrap(kt, kp, ADD_PREC + 1)}", ADD_PREC
         if op == "PtrDiff":
@@ -225,8 +232,12 @@ class ExprPrinter:
 
     def access(self, base: int, template: str, indices: list[int]) -> str:
         node = self.choice[base]
-        if (node.op == "AddrOf" and self.name_of(base) is None and template.startswith("[]")
-                and node.attrs[0].endswith("[]")):
+        if (
+            node.op == "AddrOf"
+            and self.name_of(base) is None
+            and template.startswith("[]")
+            and node.attrs[0].endswith("[]")
+        ):
             inner, items = node.children[0], self.items(node.children[1])
             if self.choice[items[-1]].op == "Const" and self.choice[items[-1]].attrs[0] == "0":
                 # (&e[i][0])[k], a decayed row indexed: e[i][k]
@@ -266,8 +277,9 @@ class ExprPrinter:
     def wrap(text: str, prec: int, need: int) -> str:
         return f"({text})" if prec < need else text
 
-    def operand(self, cls: int, other_type: ct.CType | None,
-                need: int) -> tuple[str, int, ct.CType | None]:
+    def operand(
+        self, cls: int, other_type: ct.CType | None, need: int
+    ) -> tuple[str, int, ct.CType | None]:
         """An arithmetic operand, dropping a cast that C's conversions would do anyway.
 
         ``other_type`` is the type the other operand has as printed (None for a

@@ -145,8 +145,11 @@ class ConstantSpelling:
             # from another statement only a name (``N``, ``INT_MIN``): an expression
             # there may spell the same value for another reason (``(long)(1u >> 1)``
             # for the user's ``0``)
-            found = {s for s in self._whole().get(cls, ()) if s is not None and s.sym is None
-                     and s.key.isidentifier()} or None
+            found = {
+                s
+                for s in self._whole().get(cls, ())
+                if s is not None and s.sym is None and s.key.isidentifier()
+            } or None
         if found is None or len(found) != 1:
             return None
         return next(iter(found))

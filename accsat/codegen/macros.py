@@ -55,8 +55,11 @@ def tree_key(node: object) -> object:
         return tuple(tree_key(x) for x in node)
     if not isinstance(node, c_ast.Node):
         return node
-    return (type(node).__name__, tuple(tree_key(getattr(node, n)) for n in node.attr_names),
-            tuple((name, tree_key(child)) for name, child in node.children()))
+    return (
+        type(node).__name__,
+        tuple(tree_key(getattr(node, n)) for n in node.attr_names),
+        tuple((name, tree_key(child)) for name, child in node.children()),
+    )
 
 
 def same_tree(a: object, b: object) -> bool:

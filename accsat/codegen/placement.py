@@ -56,8 +56,14 @@ class Plan:
 
 
 class _Planner:
-    def __init__(self, program: Program, choice: dict[int, ENode], class_of: dict[int, int],
-                 bulk: bool, share: bool = True):
+    def __init__(
+        self,
+        program: Program,
+        choice: dict[int, ENode],
+        class_of: dict[int, int],
+        bulk: bool,
+        share: bool = True,
+    ):
         self.p = program
         self.ssa = program.ssa
         self.choice = choice
@@ -79,10 +85,14 @@ class _Planner:
         self._avail: dict[int, float] = {}
         self._index: dict[int, bool] = {}
         self._constant: dict[int, bool] = {}
-        self.stores = [(float(s.pos), b.ctx) for s, b in ir.walk(self.ssa.body)
-                       if isinstance(s, ir.Store)]
-        self.branches = {frozenset((s.then.ctx, s.orelse.ctx)) for s, _ in ir.walk(self.ssa.body)
-                         if isinstance(s, ir.If) and s.orelse is not None}
+        self.stores = [
+            (float(s.pos), b.ctx) for s, b in ir.walk(self.ssa.body) if isinstance(s, ir.Store)
+        ]
+        self.branches = {
+            frozenset((s.then.ctx, s.orelse.ctx))
+            for s, _ in ir.walk(self.ssa.body)
+            if isinstance(s, ir.If) and s.orelse is not None
+        }
 
     # -- facts about classes ---------------------------------------------------------------
     def collect_holders(self) -> None:
@@ -95,7 +105,8 @@ class _Planner:
         for tid, info in self.ssa.leaves.items():
             if info.holder is not None and tid in self.class_of:
                 holders.setdefault(self.class_of[tid], []).append(
-                    Holder(info.holder, info.pos, info.ctx))
+                    Holder(info.holder, info.pos, info.ctx)
+                )
         for stmt, block in ir.walk(self.ssa.body):
             if isinstance(stmt, ir.Assign):
                 cls = self.class_of[stmt.value]
@@ -148,9 +159,15 @@ class _Planner:
         if cls not in self._index:
             node = self.choice[cls]
             t = scalar_type(node.ctype)
-            self._index[cls] = t is not None and ct.is_integer(t) and (
-                node.op in _INDEX_LEAVES or node.op in _INDEX_OPS
-                and all(self.index_arithmetic(c) for c in node.children))
+            self._index[cls] = (
+                t is not None
+                and ct.is_integer(t)
+                and (
+                    node.op in _INDEX_LEAVES
+                    or node.op in _INDEX_OPS
+                    and all(self.index_arithmetic(c) for c in node.children)
+                )
+            )
         return self._index[cls]
 
     def constant(self, cls: int) -> bool:
@@ -221,8 +238,9 @@ class _Planner:
         if not open_uses:
             return []
         if not self.share and node.op not in ("Var", "Phi") and not self.index_arithmetic(cls):
-            served = {u.pos: (u, s) for u in open_uses
-                      if (s := self.store_home(cls, u)) is not None}
+            served = {
+                u.pos: (u, s) for u in open_uses if (s := self.store_home(cls, u)) is not None
+            }
             if served:
                 self.reloaded[cls] = served
             return self.check(cls, [u for u in open_uses if u.pos not in served])
@@ -261,19 +279,25 @@ class _Planner:
             for stmt, _ in ir.walk(self.ssa.body):
                 if isinstance(stmt, ir.Store) and stmt.pos in self.ssa.stored:
                     self._homes.setdefault(self.class_of[stmt.value], []).append(
-                        (stmt, self.ssa.stored[stmt.pos]))
+                        (stmt, self.ssa.stored[stmt.pos])
+                    )
         best = None
         for store, info in self._homes.get(cls, ()):
-            if (info.pos < use.pos and (info.kill is None or use.pos <= info.kill)
-                    and self.p.is_within(use.ctx, info.ctx) and self.plain_location(store)
-                    and (best is None or store.pos > best.pos)):
+            if (
+                info.pos < use.pos
+                and (info.kill is None or use.pos <= info.kill)
+                and self.p.is_within(use.ctx, info.ctx)
+                and self.plain_location(store)
+                and (best is None or store.pos > best.pos)
+            ):
                 best = store
         return best
 
     def plain_location(self, store: ir.Store) -> bool:
         base = self.choice[self.class_of[store.base]].op
         return base in ("Sym", "Var", "Phi") and all(
-            self.index_arithmetic(self.class_of[i]) for i in store.indices)
+            self.index_arithmetic(self.class_of[i]) for i in store.indices
+        )
 
     def bulk_point(self, cls: int, pin: str | None, uses: list[Use]) -> Point | None:
         """With bulk load, where a load goes: the earliest point of its context where
@@ -289,8 +313,9 @@ class _Planner:
         """Is there a store on the way from ``at`` to the first use? (A load placed
         after its memory version never moves above a store that may alias it.)"""
         first = min(uses, key=lambda u: u.pos)
-        return any(at < pos < first.pos and not self.exclusive(ctx, first.ctx)
-                   for pos, ctx in self.stores)
+        return any(
+            at < pos < first.pos and not self.exclusive(ctx, first.ctx) for pos, ctx in self.stores
+        )
 
     def exclusive(self, a: str, b: str) -> bool:
         """Are blocks ``a`` and ``b`` in different branches of one if (never both run)?"""
@@ -342,6 +367,7 @@ class _Planner:
 
     def _deps(self, cls: int) -> set[int]:
         """Classes read while computing ``cls`` (through inline parts)."""
+
         def inline_children(c: int) -> tuple[int, ...]:
             return () if c in self.plan.temps else self.choice[c].children
 
@@ -384,13 +410,19 @@ def _index_key(node: ENode, choice: dict[int, ENode]) -> tuple:
     return (1, 0, node.attrs[0] if node.attrs else node.op)
 
 
-def make_plan(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
-              bulk: bool) -> Plan:
+def make_plan(
+    program: Program, choice: dict[int, ENode], class_of: dict[int, int], bulk: bool
+) -> Plan:
     return _Planner(program, choice, class_of, bulk).run()
 
 
-def planner(program: Program, choice: dict[int, ENode], class_of: dict[int, int],
-            bulk: bool, share: bool = True) -> _Planner:
+def planner(
+    program: Program,
+    choice: dict[int, ENode],
+    class_of: dict[int, int],
+    bulk: bool,
+    share: bool = True,
+) -> _Planner:
     """The planner after its pass (``.plan``; ``share=False``: the kernel as written,
     where the budget starts from, budget.py)."""
     p = _Planner(program, choice, class_of, bulk and share, share)

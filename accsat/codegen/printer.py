@@ -27,7 +27,7 @@ def temp_prefix(source: SourceMap) -> str:
     the prefix and a number, see ``BodyPrinter.new_temp``)."""
     idents = {t.text for t in source.tokens if t.kind == "ident"}
     for prefix in ("_v", "_acc_v", "_accsat_v"):
-        if not any(name.startswith(prefix) and name[len(prefix):].isdigit() for name in idents):
+        if not any(name.startswith(prefix) and name[len(prefix) :].isdigit() for name in idents):
             return prefix
     return "_accsat_tmp_v"
 
@@ -38,13 +38,24 @@ class Printed:
     counts: Counts
     temps: int
     hoisted: int = 0  # loads bulk load moved above a store they do not alias
+    budget: dict | None = None  # what the register budget did (Plan.budget), if one was set
 
 
 class BodyPrinter:
-    def __init__(self, program: Program, plan: Plan, types: dict[int, ct.CType],
-                 prefix: str, fma_call: bool, indent: str, unit: str,
-                 line_file: str | None = None, cost: Callable[[ENode], float] | None = None,
-                 layout: Layout | None = None, macros: FileMacros | None = None):
+    def __init__(
+        self,
+        program: Program,
+        plan: Plan,
+        types: dict[int, ct.CType],
+        prefix: str,
+        fma_call: bool,
+        indent: str,
+        unit: str,
+        line_file: str | None = None,
+        cost: Callable[[ENode], float] | None = None,
+        layout: Layout | None = None,
+        macros: FileMacros | None = None,
+    ):
         self.p = program
         self.plan = plan
         self.types = types  # class -> C type, for declarations of temporaries
@@ -60,9 +71,17 @@ class BodyPrinter:
         self.origin: Origin | None = None  # the statement being printed (its constants)
         texts = macros.constants(layout) if macros is not None else []
         self.constants = ConstantSpelling(program.ssa, plan.class_of, layout, texts)
-        self.expr = ExprPrinter(plan.choice, self._name_of, fma_call, self.counts, cost,
-                                frozenset(plan.calls), MacroSpelling(layout, macros),
-                                self._constant_text, self._access_text)
+        self.expr = ExprPrinter(
+            plan.choice,
+            self._name_of,
+            fma_call,
+            self.counts,
+            cost,
+            frozenset(plan.calls),
+            MacroSpelling(layout, macros),
+            self._constant_text,
+            self._access_text,
+        )
         self.lines: list[str] = []
         self.ntemps = 0
         self.line_file = line_file  # emit #line so diagnostics name the user's lines
@@ -93,8 +112,10 @@ class BodyPrinter:
         if found is None:
             return None
         for sym, cls in found.reads:
-            if not any(h.sym is sym and self.p.holds_at(h, self.use)
-                       for h in self.plan.holders.get(cls, ())):
+            if not any(
+                h.sym is sym and self.p.holds_at(h, self.use)
+                for h in self.plan.holders.get(cls, ())
+            ):
                 return None
         return found
 

@@ -134,8 +134,11 @@ class Program:
     def _glued(self, ctx: str, index: int) -> Point:
         """Never between a ``#pragma`` and the statement it applies to."""
         stmts = self.blocks[ctx].block.stmts
-        while index > 0 and isinstance(prev := stmts[index - 1], ir.Verbatim) \
-                and prev.text.startswith("#pragma"):
+        while (
+            index > 0
+            and isinstance(prev := stmts[index - 1], ir.Verbatim)
+            and prev.text.startswith("#pragma")
+        ):
             index -= 1
         return Point(ctx, index)
 

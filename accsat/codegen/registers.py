@@ -75,9 +75,14 @@ class Figures:
         return estimate(self.peak)
 
     def as_dict(self) -> dict[str, int]:
-        return {"peak": self.peak, "registers": self.registers, "temps": self.temps,
-                "loads_in_flight": self.loads_in_flight, "loads": self.loads,
-                "line": self.line}
+        return {
+            "peak": self.peak,
+            "registers": self.registers,
+            "temps": self.temps,
+            "loads_in_flight": self.loads_in_flight,
+            "loads": self.loads,
+            "line": self.line,
+        }
 
 
 def estimate(peak: float) -> int:

@@ -28,7 +28,7 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
     for r in sorted(replacements, key=lambda r: r.start):
         if r.start < pos:
             raise ValueError("overlapping replacements")
-        out.append(source[pos:r.start])
+        out.append(source[pos : r.start])
         eol = line_ending(source, r.start)
         out.append(r.text if eol == "\n" else _LONE_LF.sub(eol, r.text))
         if filename is not None:
@@ -38,7 +38,7 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
             elif rest_of_line > r.end and source[rest_of_line - 1] == "\r":
                 rest_of_line -= 1  # the directive goes after the whole "\r\n"
             # finish the original line, then resume numbering at the next one
-            out.append(source[r.end:rest_of_line])
+            out.append(source[r.end : rest_of_line])
             out.append(eol + line_directive(r.last_line + 1, filename).rstrip("\n"))
             pos = rest_of_line
         else:

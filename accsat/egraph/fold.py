@@ -25,11 +25,20 @@ _MIN_FORM = re.compile(r"^\(-(\d+)[uUlL]* - 1\)$")  # format_int's minimum of a 
 # Mod and the shifts are in _int_op: C truncates, and the operands need checks.
 # ops.FOLDABLE says which operations fold; tests/test_ops.py checks both agree.
 _EXACT: dict[str, Callable[..., Any]] = {
-    "Add": operator.add, "Sub": operator.sub, "Mul": operator.mul, "Neg": operator.neg,
-    "BitAnd": operator.and_, "BitOr": operator.or_, "BitXor": operator.xor,
+    "Add": operator.add,
+    "Sub": operator.sub,
+    "Mul": operator.mul,
+    "Neg": operator.neg,
+    "BitAnd": operator.and_,
+    "BitOr": operator.or_,
+    "BitXor": operator.xor,
     "BitNot": operator.invert,
-    "Lt": operator.lt, "Le": operator.le, "Gt": operator.gt, "Ge": operator.ge,
-    "Eq": operator.eq, "Ne": operator.ne,
+    "Lt": operator.lt,
+    "Le": operator.le,
+    "Gt": operator.gt,
+    "Ge": operator.ge,
+    "Eq": operator.eq,
+    "Ne": operator.ne,
 }
 
 
@@ -85,7 +94,9 @@ def fold(op: str, ty: str, operands: list[tuple[str, str]]) -> str | None:
     return None if result is None else _format(result, t)
 
 
-def evaluate(op: str, t: ct.Scalar, values: list[tuple[int | float, ct.Scalar]]) -> int | float | None:
+def evaluate(
+    op: str, t: ct.Scalar, values: list[tuple[int | float, ct.Scalar]]
+) -> int | float | None:
     """The value of ``op`` (result type ``t``) on constant operands (value, type); None
     where C leaves it undefined, it would be inf or nan, or a Python number cannot hold it."""
     try:

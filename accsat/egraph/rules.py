@@ -32,12 +32,21 @@ def load_manifest(folder: Path | None = None) -> list[RuleSet]:
     out = []
     for entry in data.get("ruleset", []):
         file = folder / entry["file"] if "file" in entry else None
-        rs = RuleSet(entry["name"], bool(entry.get("fp_changing", False)),
-                     bool(entry.get("default", True)), entry.get("description", ""),
-                     file, entry.get("builtin"), bool(entry.get("every_variant", False)))
+        rs = RuleSet(
+            entry["name"],
+            bool(entry.get("fp_changing", False)),
+            bool(entry.get("default", True)),
+            entry.get("description", ""),
+            file,
+            entry.get("builtin"),
+            bool(entry.get("every_variant", False)),
+        )
         if rs.every_variant and rs.fp_changing:
-            raise AccsatError(f"ruleset '{rs.name}' runs in every variant, so it must not "
-                              f"change floating-point results", str(path))
+            raise AccsatError(
+                f"ruleset '{rs.name}' runs in every variant, so it must not "
+                f"change floating-point results",
+                str(path),
+            )
         out.append(rs)
     return out
 
@@ -80,5 +89,9 @@ def rulesets_for(options: Options) -> list[RuleSet]:
     if not options.spec.rules:
         exact = [r.name for r in manifest if r.every_variant]
         return select(manifest, exact, list(options.disabled_rules), options.fp_exact)
-    return select(manifest, list(options.rules) if options.rules is not None else None,
-                  list(options.disabled_rules), options.fp_exact)
+    return select(
+        manifest,
+        list(options.rules) if options.rules is not None else None,
+        list(options.disabled_rules),
+        options.fp_exact,
+    )

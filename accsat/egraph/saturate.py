@@ -92,14 +92,18 @@ def load_terms(terms: TermTable, ids: list[int]) -> str:
     found through TermId in its query."""
     out = [f"(relation {TERM_ID} (i64 Term))"]
     for k in range(0, len(ids), LOAD_CHUNK):
-        chunk = ids[k:k + LOAD_CHUNK]
+        chunk = ids[k : k + LOAD_CHUNK]
         mine = set(chunk)
         earlier = sorted({a for t in chunk for a in terms[t].args if a not in mine})
         query = " ".join(f"({TERM_ID} {a} $t{a})" for a in earlier)
-        actions = " ".join(f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})"
-                           for t in chunk)
-        out += [f"(ruleset load-{k})", f"(rule ({query}) ({actions}) :ruleset load-{k})",
-                f"(run load-{k} 1)"]
+        actions = " ".join(
+            f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk
+        )
+        out += [
+            f"(ruleset load-{k})",
+            f"(rule ({query}) ({actions}) :ruleset load-{k})",
+            f"(run load-{k} 1)",
+        ]
     return "\n".join(out)
 
 
@@ -243,7 +247,7 @@ def unquote(text: str) -> str:
         nxt = body[i + 1]
         if nxt == "u" and body.startswith("{", i + 2):
             end = body.index("}", i)
-            out.append(chr(int(body[i + 3:end], 16)))
+            out.append(chr(int(body[i + 3 : end], 16)))
             i = end + 1
             continue
         out.append(_ESCAPES.get(nxt, nxt))
@@ -282,8 +286,9 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
     return key, _LOADED[key]
 
 
-def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
-             limits: Limits = Limits()) -> Saturation:
+def saturate(
+    terms: TermTable, roots: list[int], rulesets: list[RuleSet], limits: Limits = Limits()
+) -> Saturation:
     start = time.perf_counter()
     rules = [r for r in rulesets if r.file is not None]
     folding = folding_of(rulesets)
@@ -299,19 +304,31 @@ def saturate(terms: TermTable, roots: list[int], rulesets: list[RuleSet],
         raise
 
 
-def _saturate(s: _Session, terms: TermTable, roots: list[int], rules: list[RuleSet],
-              folding: str | None, limits: Limits, start: float) -> Saturation:
+def _saturate(
+    s: _Session,
+    terms: TermTable,
+    roots: list[int],
+    rules: list[RuleSet],
+    folding: str | None,
+    limits: Limits,
+    start: float,
+) -> Saturation:
     ids = reachable(terms, roots)
     s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
     s.run(load_terms(terms, ids))
-    facts = [f for t in ids if terms[t].op == "Const" for f in const_facts(terms[t].ty,
-                                                                            terms[t].attrs[0])]
+    facts = [
+        f
+        for t in ids
+        if terms[t].op == "Const"
+        for f in const_facts(terms[t].ty, terms[t].attrs[0])
+    ]
     if facts:
         s.run("\n".join(facts))
     iterations, reason = 0, "no-rules"
     if rules or folding:
         assoc: set[tuple[str, ...]] | None = (
-            set() if any(r.name == ASSOC_CONST for r in rules) else None)
+            set() if any(r.name == ASSOC_CONST for r in rules) else None
+        )
         iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc)
     dump = s.dump()
     class_of = s.term_ids(dump)
@@ -320,8 +337,15 @@ def _saturate(s: _Session, terms: TermTable, roots: list[int], rules: list[RuleS
         ty, attrs = ("", tuple(strings)) if op in UNTYPED else (strings[0], tuple(strings[1:]))
         graph.add(cls, ENode(op, ty, attrs, tuple(kids)))
     check_terms(terms, ids, class_of, graph)
-    return Saturation(graph, class_of, iterations, reason, graph.node_count, len(graph.classes),
-                      time.perf_counter() - start)
+    return Saturation(
+        graph,
+        class_of,
+        iterations,
+        reason,
+        graph.node_count,
+        len(graph.classes),
+        time.perf_counter() - start,
+    )
 
 
 class InconsistentEGraph(RuntimeError):
@@ -339,8 +363,14 @@ def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], grap
             raise InconsistentEGraph(f"egglog lost term {t.op} (id {tid})")
 
 
-def _iterate(s: _Session, rules: bool, folding: str | None, limits: Limits,
-             start: float, assoc: set[tuple[str, ...]] | None = None) -> tuple[int, str]:
+def _iterate(
+    s: _Session,
+    rules: bool,
+    folding: str | None,
+    limits: Limits,
+    start: float,
+    assoc: set[tuple[str, ...]] | None = None,
+) -> tuple[int, str]:
     """``assoc``: the WantAssoc candidates answered so far, None without assoc-const."""
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
@@ -353,8 +383,7 @@ def _iterate(s: _Session, rules: bool, folding: str | None, limits: Limits,
         changed = False
         if rules:
             out = s.run("(run accsat-selected 1)")
-            changed = any(getattr(o, "report", None) is not None and o.report.updated
-                          for o in out)
+            changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
             if assoc is not None:
                 changed = answer_assoc(s, assoc) > 0 or changed
         if folding:

@@ -20,14 +20,24 @@ from accsat.extract.greedy import Unextractable, greedy_dag
 from accsat.options import ExtractConfig
 
 __all__ = [
-    "CostModel", "ExtractConfig", "Extraction", "Unextractable", "chosen_classes", "dag_cost",
-    "extract", "find_cycles", "is_acyclic", "load_cost_model",
+    "CostModel",
+    "ExtractConfig",
+    "Extraction",
+    "Unextractable",
+    "chosen_classes",
+    "dag_cost",
+    "extract",
+    "find_cycles",
+    "is_acyclic",
+    "load_cost_model",
 ]
 
 
 @dataclass
 class Extraction:
-    choice: dict[int, ENode]  # chosen node for every class reachable from the roots via chosen nodes
+    choice: dict[
+        int, ENode
+    ]  # chosen node for every class reachable from the roots via chosen nodes
     cost: float  # DAG cost of the choice (each chosen class paid once)
     greedy_cost: float
     status: str  # "optimal" | "feasible" | "greedy"
@@ -40,8 +50,12 @@ class Extraction:
     ilp: str = "off"
 
 
-def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode], float],
-            config: ExtractConfig = ExtractConfig()) -> Extraction:
+def extract(
+    egraph: EGraph,
+    roots: list[int],
+    cost: CostModel | Callable[[ENode], float],
+    config: ExtractConfig = ExtractConfig(),
+) -> Extraction:
     """Cheapest acyclic choice found within ``config.time_limit`` seconds (all stages);
     the ILP (``config.use_ilp``) also stops within the relative ``config.gap`` of its
     bound and after ``config.stall`` seconds without a better choice.
@@ -53,8 +67,9 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     """
     start = time.perf_counter()
     if config.solver not in ilp.SOLVERS:
-        raise ValueError(f"unknown ILP solver {config.solver!r}; "
-                         f"choose one of {', '.join(ilp.SOLVERS)}")
+        raise ValueError(
+            f"unknown ILP solver {config.solver!r}; choose one of {', '.join(ilp.SOLVERS)}"
+        )
     # Every stage asks for the same nodes' costs again (greedy, pruning, the ILP's
     # columns, each repair): computed once per node (on_constants looks at children).
     cost_fn = functools.cache(cost.cost if isinstance(cost, CostModel) else cost)
@@ -63,15 +78,30 @@ def extract(egraph: EGraph, roots: list[int], cost: CostModel | Callable[[ENode]
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
     if config.use_ilp and roots:
-        _improve(result, egraph, roots, cost_fn, start + config.time_limit, config.solver,
-                 config.stall, config.gap)
+        _improve(
+            result,
+            egraph,
+            roots,
+            cost_fn,
+            start + config.time_limit,
+            config.solver,
+            config.stall,
+            config.gap,
+        )
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _improve(result: Extraction, egraph: EGraph, roots: list[int],
-             cost: Callable[[ENode], float], deadline: float, solver: str,
-             stall: float | None = None, gap: float = 0.0) -> None:
+def _improve(
+    result: Extraction,
+    egraph: EGraph,
+    roots: list[int],
+    cost: Callable[[ENode], float],
+    deadline: float,
+    solver: str,
+    stall: float | None = None,
+    gap: float = 0.0,
+) -> None:
     pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.

@@ -25,6 +25,7 @@ def reaches(choice: Choice, starts: Iterable[int], target: int) -> bool:
 
     Classes without a choice yet are dead ends (greedy asks this mid-way).
     """
+
     def successors(cls: int) -> tuple[int, ...]:
         node = choice.get(cls)
         return node.children if node is not None else ()
@@ -56,7 +57,7 @@ def find_cycles(choice: Choice, roots: Iterable[int]) -> list[list[int]]:
                 del pos[done]
                 state[done] = 2
             elif state.get(child) == 1:
-                cycles.append(path[pos[child]:])
+                cycles.append(path[pos[child] :])
             elif child not in state:
                 state[child] = 1
                 pos[child] = len(path)
@@ -69,8 +70,13 @@ def is_acyclic(choice: Choice, roots: Iterable[int]) -> bool:
     return not find_cycles(choice, roots)
 
 
-def repair(proposal: Choice, fallback: Choice, classes: Mapping[int, list[ENode]],
-           roots: Iterable[int], cost: CostFn) -> dict[int, ENode] | None:
+def repair(
+    proposal: Choice,
+    fallback: Choice,
+    classes: Mapping[int, list[ENode]],
+    roots: Iterable[int],
+    cost: CostFn,
+) -> dict[int, ENode] | None:
     """An acyclic choice close to ``proposal`` (which may be cyclic or partial).
 
     Depth-first from the roots; at each class take the first of: the proposed
@@ -82,14 +88,22 @@ def repair(proposal: Choice, fallback: Choice, classes: Mapping[int, list[ENode]
     choice: dict[int, ENode] = {}
     on_path: set[int] = set()
     for root in roots:
-        if root not in choice and not _repair_from(root, proposal, fallback, classes, cost,
-                                                    choice, on_path):
+        if root not in choice and not _repair_from(
+            root, proposal, fallback, classes, cost, choice, on_path
+        ):
             return None
     return choice
 
 
-def _repair_from(root: int, proposal: Choice, fallback: Choice, classes: Mapping[int, list[ENode]],
-                 cost: CostFn, choice: dict[int, ENode], on_path: set[int]) -> bool:
+def _repair_from(
+    root: int,
+    proposal: Choice,
+    fallback: Choice,
+    classes: Mapping[int, list[ENode]],
+    cost: CostFn,
+    choice: dict[int, ENode],
+    on_path: set[int],
+) -> bool:
     def enter(cls: int) -> bool:
         on_path.add(cls)  # before picking: a self-loop is an edge into the path too
         options = [proposal.get(cls), fallback.get(cls), *sorted(classes[cls], key=cost)]

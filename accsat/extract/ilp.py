@@ -65,7 +65,9 @@ STOPS = ("optimal", "gap", "stalled", "time-limit", "failed")
 
 @dataclass
 class IlpOutcome:
-    choice: dict[int, ENode]  # best acyclic choice known (the start if the ILP found nothing better)
+    choice: dict[
+        int, ENode
+    ]  # best acyclic choice known (the start if the ILP found nothing better)
     cost: float
     proven: bool  # the solver proved it optimal
     from_ilp: bool  # the ILP (or a repair of its answer) produced it
@@ -169,8 +171,11 @@ class Formulation:
     def add_cut(self, cycle: list[int]) -> None:
         """At most len-1 of the cycle's edges: ci -> c(i+1) through any node of ci."""
         edges = [(c, cycle[(i + 1) % len(cycle)]) for i, c in enumerate(cycle)]
-        self._row(((self.x(c, n), 1.0) for c, nxt in edges for n in self.nodes[c]
-                   if nxt in n.children), -highspy.kHighsInf, len(cycle) - 1.0)
+        self._row(
+            ((self.x(c, n), 1.0) for c, nxt in edges for n in self.nodes[c] if nxt in n.children),
+            -highspy.kHighsInf,
+            len(cycle) - 1.0,
+        )
         self.cuts += 1
 
     # -- solutions --------------------------------------------------------------------------
@@ -228,7 +233,7 @@ class HighsEngine:
         self._add_rows()
 
     def _add_rows(self) -> None:
-        rows = self.form.rows[self.passed:]
+        rows = self.form.rows[self.passed :]
         if not rows:
             return
         starts: list[int] = [0]
@@ -238,10 +243,15 @@ class HighsEngine:
             index += coefs.keys()
             value += coefs.values()
             starts.append(len(index))
-        self.h.addRows(len(rows), np.array([lo for _, lo, _ in rows]),
-                       np.array([hi for _, _, hi in rows]), len(index),
-                       np.array(starts[:-1], dtype=np.int32), np.array(index, dtype=np.int32),
-                       np.array(value, dtype=np.float64))
+        self.h.addRows(
+            len(rows),
+            np.array([lo for _, lo, _ in rows]),
+            np.array([hi for _, _, hi in rows]),
+            len(index),
+            np.array(starts[:-1], dtype=np.int32),
+            np.array(index, dtype=np.int32),
+            np.array(value, dtype=np.float64),
+        )
         self.passed = len(self.form.rows)
 
     def solve(self, best: float, deadline: float, stall: float | None, gap: float) -> Round:
@@ -313,8 +323,10 @@ class CbcEngine:
 
         form = self.form
         prob = pulp.LpProblem("extract", pulp.LpMinimize)
-        cols = [prob.add_variable(f"x{i}", lowBound=low, upBound=1, cat=pulp.LpInteger)
-                for i, low in enumerate(form.lower)]
+        cols = [
+            prob.add_variable(f"x{i}", lowBound=low, upBound=1, cat=pulp.LpInteger)
+            for i, low in enumerate(form.lower)
+        ]
         prob += pulp.lpSum(c * v for c, v in zip(form.costs, cols, strict=True) if c)
         for coefs, low, high in form.rows:
             expr = pulp.LpAffineExpression([(cols[i], v) for i, v in coefs.items()])
@@ -327,9 +339,13 @@ class CbcEngine:
         with warnings.catch_warnings():
             # PuLP 3.3 deprecates its bundled CBC for 4.0 (pinned <4); it is the CBC we have.
             warnings.simplefilter("ignore", DeprecationWarning)
-            engine = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(deadline - time.perf_counter(),
-                                                                0.01),
-                                       warmStart=True, threads=1, gapRel=gap)
+            engine = pulp.PULP_CBC_CMD(
+                msg=False,
+                timeLimit=max(deadline - time.perf_counter(), 0.01),
+                warmStart=True,
+                threads=1,
+                gapRel=gap,
+            )
         try:
             with _stdout_silenced():
                 prob.solve(engine)
@@ -338,8 +354,9 @@ class CbcEngine:
         if prob.sol_status not in (pulp.LpSolutionOptimal, pulp.LpSolutionIntegerFeasible):
             return Round(None, "failed")
         values = [col.varValue or 0.0 for col in cols]
-        return Round(values, "optimal" if prob.sol_status == pulp.LpSolutionOptimal
-                     else "time-limit")
+        return Round(
+            values, "optimal" if prob.sol_status == pulp.LpSolutionOptimal else "time-limit"
+        )
 
 
 @contextlib.contextmanager
@@ -352,7 +369,9 @@ def _ctrl_c_deferred() -> Iterator[list[int]]:
     hit: list[int] = []
     previous = signal.getsignal(signal.SIGINT)
     if threading.current_thread() is not threading.main_thread() or previous in (
-            signal.SIG_IGN, None):
+        signal.SIG_IGN,
+        None,
+    ):
         yield hit
         return
     signal.signal(signal.SIGINT, lambda signum, _frame: hit.append(signum))
@@ -366,6 +385,7 @@ def _ctrl_c_deferred() -> Iterator[list[int]]:
 
 def _stop_on_ctrl_c(model, hit: list[int]) -> None:
     """Stop the solve at its next callback once Ctrl-C was recorded."""
+
     def interrupt(event) -> None:
         if hit:
             event.interrupt()
@@ -399,10 +419,16 @@ def _stdout_silenced() -> Iterator[None]:
         os.close(saved)
 
 
-
-def solve(nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn, start: Choice,
-          deadline: float, solver: str = "highs", stall: float | None = None,
-          gap: float = 0.0) -> IlpOutcome:
+def solve(
+    nodes: dict[int, list[ENode]],
+    roots: list[int],
+    cost: CostFn,
+    start: Choice,
+    deadline: float,
+    solver: str = "highs",
+    stall: float | None = None,
+    gap: float = 0.0,
+) -> IlpOutcome:
     """Best acyclic choice the ILP finds before ``deadline`` (time.perf_counter()),
     never worse than ``start``; it stops early at the relative ``gap`` and after
     ``stall`` seconds without a better choice."""
@@ -426,13 +452,21 @@ def solve(nodes: dict[int, list[ENode]], roots: list[int], cost: CostFn, start: 
         if choice is None:
             break
         cycles = find_cycles(choice, roots)
-        log.debug("ILP round %d (%s): cost %g, %s, %d cycles, %.2f s left", out.rounds,
-                  solver, dag_cost(choice, roots, cost), step.stop, len(cycles),
-                  deadline - time.perf_counter())
+        log.debug(
+            "ILP round %d (%s): cost %g, %s, %d cycles, %.2f s left",
+            out.rounds,
+            solver,
+            dag_cost(choice, roots, cost),
+            step.stop,
+            len(cycles),
+            deadline - time.perf_counter(),
+        )
         if not cycles:
             _offer(out, choice, roots, cost)
             # Cuts only remove cyclic points, so an acyclic optimum is the true one.
-            out.proven = step.stop == "optimal" and dag_cost(choice, roots, cost) <= out.cost + MARGIN
+            out.proven = (
+                step.stop == "optimal" and dag_cost(choice, roots, cost) <= out.cost + MARGIN
+            )
             break
         _cut(form, cycles)
         fixed = repair(choice, out.choice, nodes, roots, cost)

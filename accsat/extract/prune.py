@@ -46,16 +46,22 @@ def candidates(egraph: EGraph, roots: list[int], cost: CostFn, bound: float) -> 
         cheapest = {c: min(map(cost, ns)) for c, ns in nodes.items()}
         shapes = _shapes(nodes, cost, cheapest)
         lb = _lower_bounds(shapes)
-        nodes = {c: [n for n, shape in zip(ns, shapes[c], strict=True)
-                     if _node_bound(shape, lb) <= bound + 1e-6]
-                 for c, ns in nodes.items()}
+        nodes = {
+            c: [
+                n
+                for n, shape in zip(ns, shapes[c], strict=True)
+                if _node_bound(shape, lb) <= bound + 1e-6
+            ]
+            for c, ns in nodes.items()
+        }
         nodes = _reachable(nodes, roots)
         if sum(len(ns) for ns in nodes.values()) == size:
             return Pruned(nodes, better)
 
 
-def _undominated(cls: int, nodes: list[ENode], cost: CostFn,
-                 better: dict[tuple[int, ENode], ENode]) -> list[ENode]:
+def _undominated(
+    cls: int, nodes: list[ENode], cost: CostFn, better: dict[tuple[int, ENode], ENode]
+) -> list[ENode]:
     # Cheaper and smaller first, so a dominating node is always seen first.
     order = sorted(nodes, key=lambda n: (cost(n), len(set(n.children))))
     kept: list[tuple[ENode, frozenset[int]]] = []
@@ -79,8 +85,11 @@ def _extractable(nodes: dict[int, list[ENode]]) -> dict[int, list[ENode]]:
             if c not in ok and any(all(ch in ok for ch in n.children) for n in ns):
                 ok.add(c)
                 changed = True
-    return {c: [n for n in ns if all(ch in ok for ch in n.children)]
-            for c, ns in nodes.items() if c in ok}
+    return {
+        c: [n for n in ns if all(ch in ok for ch in n.children)]
+        for c, ns in nodes.items()
+        if c in ok
+    }
 
 
 # A node as the bounds see it: its cost, its distinct child classes, and its cost
@@ -88,8 +97,9 @@ def _extractable(nodes: dict[int, list[ENode]]) -> dict[int, list[ENode]]:
 Shape = tuple[float, tuple[int, ...], float]
 
 
-def _shapes(nodes: dict[int, list[ENode]], cost: CostFn,
-            cheapest: dict[int, float]) -> dict[int, list[Shape]]:
+def _shapes(
+    nodes: dict[int, list[ENode]], cost: CostFn, cheapest: dict[int, float]
+) -> dict[int, list[Shape]]:
     out: dict[int, list[Shape]] = {}
     for c, ns in nodes.items():
         out[c] = []

@@ -209,7 +209,10 @@ def alignof(t: CType) -> int:
 
 
 def layout_struct(
-    tag: str, members: list[tuple[str, CType]], is_union: bool, bitfields: frozenset[str] = frozenset()
+    tag: str,
+    members: list[tuple[str, CType]],
+    is_union: bool,
+    bitfields: frozenset[str] = frozenset(),
 ) -> Struct:
     """Offsets as the SysV x86-64 ABI lays them out.
 

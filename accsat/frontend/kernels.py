@@ -124,9 +124,14 @@ class _Finder:
                 continue
             opens_region = pending is not None and pending.is_region
             self.stmt(
-                item, scope, parent, siblings,
-                in_region or opens_region, pending if opens_region else region,
-                collapse_left if single else 0, pending,
+                item,
+                scope,
+                parent,
+                siblings,
+                in_region or opens_region,
+                pending if opens_region else region,
+                collapse_left if single else 0,
+                pending,
             )
             pending = None
 
@@ -146,8 +151,16 @@ class _Finder:
         directive = pragma if (pragma is not None and pragma.is_loop) else None
         if directive is None and collapse_left > 0 and parent is not None:
             directive = parent.directive
-        loop = _Loop(node, directive, marked, in_region, region, inner.snapshot(), parent,
-                     sequential=pragma is not None and pragma.is_sequential_loop)
+        loop = _Loop(
+            node,
+            directive,
+            marked,
+            in_region,
+            region,
+            inner.snapshot(),
+            parent,
+            sequential=pragma is not None and pragma.is_sequential_loop,
+        )
         siblings.append(loop)
         self.stmt(node.stmt, inner, loop, loop.children, in_region, region, below)
 
@@ -157,7 +170,9 @@ class _Finder:
             if not isinstance(loop.node, c_ast.For):
                 continue
             if loop.marked and not loop.has_marked_below():
-                self.kernels.append((loop, _construct(loop.directive), self.function, self.address_taken))
+                self.kernels.append(
+                    (loop, _construct(loop.directive), self.function, self.address_taken)
+                )
             elif (
                 not loop.marked
                 and not loop.sequential
@@ -165,7 +180,9 @@ class _Finder:
                 and not loop.has_loop_below()
                 and not _nest_has_marked(loop)
             ):
-                self.kernels.append((loop, _construct(loop.region), self.function, self.address_taken))
+                self.kernels.append(
+                    (loop, _construct(loop.region), self.function, self.address_taken)
+                )
 
 
 def _signature(fn: c_ast.FuncDef) -> tuple[c_ast.Decl, list[c_ast.Decl]]:
@@ -180,8 +197,17 @@ def _signature(fn: c_ast.FuncDef) -> tuple[c_ast.Decl, list[c_ast.Decl]]:
     declared = {d.name: d for d in fn.param_decls or () if isinstance(d, c_ast.Decl)}
     params = [declared.get(p.name) or _implicit_int(p) for p in args if isinstance(p, c_ast.ID)]
     unprototyped = c_ast.FuncDecl(None, ftype.type, ftype.coord)
-    decl = c_ast.Decl(fn.decl.name, fn.decl.quals, fn.decl.align, fn.decl.storage,
-                      fn.decl.funcspec, unprototyped, None, None, fn.decl.coord)
+    decl = c_ast.Decl(
+        fn.decl.name,
+        fn.decl.quals,
+        fn.decl.align,
+        fn.decl.storage,
+        fn.decl.funcspec,
+        unprototyped,
+        None,
+        None,
+        fn.decl.coord,
+    )
     return decl, params
 
 
@@ -247,8 +273,9 @@ def find_kernels(
         line = _line(node)
         if _file(node) != main_file:
             continue  # a loop in an included header: not the user's file to rewrite
-        on_line = sorted(finder.fors_by_line.get((main_file, line), []),
-                         key=lambda f: f.coord.column)
+        on_line = sorted(
+            finder.fors_by_line.get((main_file, line), []), key=lambda f: f.coord.column
+        )
         nth = next(i for i, f in enumerate(on_line) if f is node)
         span = source.loop_body(line, nth, len(on_line))
         if not isinstance(span, str):

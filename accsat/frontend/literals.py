@@ -78,8 +78,20 @@ def parse_float(text: str) -> tuple[float, Scalar]:
     return value, DOUBLE
 
 
-_ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11,
-            "\\": 92, "'": 39, '"': 34, "?": 63}
+_ESCAPES = {
+    "n": 10,
+    "t": 9,
+    "r": 13,
+    "0": 0,
+    "a": 7,
+    "b": 8,
+    "f": 12,
+    "v": 11,
+    "\\": 92,
+    "'": 39,
+    '"': 34,
+    "?": 63,
+}
 
 
 def parse_char(text: str) -> tuple[int, Scalar]:
@@ -113,8 +125,12 @@ def to_f32(x: float) -> float:
 
 
 _INT_SUFFIX = {
-    "int": "", "unsigned int": "u", "long": "L", "unsigned long": "UL",
-    "long long": "LL", "unsigned long long": "ULL",
+    "int": "",
+    "unsigned int": "u",
+    "long": "L",
+    "unsigned long": "UL",
+    "long long": "LL",
+    "unsigned long long": "ULL",
 }
 
 

@@ -58,8 +58,14 @@ def defined_functions(ast: c_ast.FileAST) -> frozenset[str]:
 _cache: OrderedDict[tuple, LoadedFile] = OrderedDict()
 
 
-def load(path: Path, options: PreprocessOptions | None = None, *, text: str | None = None,
-         main: str | None = None, cache: bool = True) -> LoadedFile:
+def load(
+    path: Path,
+    options: PreprocessOptions | None = None,
+    *,
+    text: str | None = None,
+    main: str | None = None,
+    cache: bool = True,
+) -> LoadedFile:
     """``path`` preprocessed with ``options`` and parsed; its kernels mapped onto ``text``
     (default: the file's own text) and attributed to the file called ``main`` (default:
     ``path``; the wrapper names the user's file when it works on a copy). ``cache=False``
@@ -69,8 +75,12 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
     text = read_source(path) if text is None else text
     pre = preprocess(path, options or PreprocessOptions())
     main = main or str(path)
-    key = (str(path), main, hashlib.sha256(pre.encode("utf-8", "surrogateescape")).digest(),
-           hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest())
+    key = (
+        str(path),
+        main,
+        hashlib.sha256(pre.encode("utf-8", "surrogateescape")).digest(),
+        hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest(),
+    )
     hit = _cache.get(key)
     if hit is not None:
         _cache.move_to_end(key)
@@ -82,8 +92,16 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
             kernels, symbols = find_kernels(ast, source, main)
         except RecursionError:  # statements or declarations deeper than the stack allows
             raise AccsatError("nested too deeply to read its declarations", main) from None
-    loaded = LoadedFile(path, text, ast, source, kernels, symbols, defined_functions(ast),
-                        time.perf_counter() - start)
+    loaded = LoadedFile(
+        path,
+        text,
+        ast,
+        source,
+        kernels,
+        symbols,
+        defined_functions(ast),
+        time.perf_counter() - start,
+    )
     if cache:
         _cache[key] = loaded
         if len(_cache) > _CACHE_SIZE:
@@ -93,4 +111,3 @@ def load(path: Path, options: PreprocessOptions | None = None, *, text: str | No
 
 def clear_cache() -> None:
     _cache.clear()
-

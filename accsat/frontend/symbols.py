@@ -195,7 +195,6 @@ def quals(node: c_ast.Node, scope: Scope) -> Quals:
     return Quals(frozenset(anywhere), target, below)
 
 
-
 def eval_const(expr: c_ast.Node, scope: Scope, types: TypeReader | None = None) -> int | None:
     """Value of an integer constant expression, or None if it is not one."""
     try:
@@ -208,8 +207,14 @@ def _eval(e: c_ast.Node, scope: Scope, types: TypeReader | None) -> int:
     if isinstance(e, c_ast.Constant):
         if e.type == "char":
             return parse_char(e.value)[0]
-        if e.type in ("int", "unsigned int", "long int", "long long int", "unsigned long int",
-                      "unsigned long long int"):
+        if e.type in (
+            "int",
+            "unsigned int",
+            "long int",
+            "long long int",
+            "unsigned long int",
+            "unsigned long long int",
+        ):
             return parse_int(e.value)[0]
         if e.type in ("float", "double"):
             return int(parse_float(e.value)[0])
@@ -310,8 +315,14 @@ class FileSymbols:
         if isinstance(t, ct.Array) and t.size is None and decl.init is not None:
             t = ct.Array(t.of, _init_length(decl.init))
         q = quals(decl.type, scope)
-        sym = Symbol(decl.name, t, kind, "volatile" in q.anywhere, line=_line(decl),
-                     qualified_target=q.target)
+        sym = Symbol(
+            decl.name,
+            t,
+            kind,
+            "volatile" in q.anywhere,
+            line=_line(decl),
+            qualified_target=q.target,
+        )
         scope.names[decl.name] = sym
         return sym
 

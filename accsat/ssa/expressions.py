@@ -47,12 +47,14 @@ class Addr:
     root: int | None
     offset: Poly | None
 
-    def then(self, component: str, ctype: ct.CType, offset: Poly | None,
-             index: int | None = None) -> Addr:
+    def then(
+        self, component: str, ctype: ct.CType, offset: Poly | None, index: int | None = None
+    ) -> Addr:
         off = None if self.offset is None or offset is None else add_poly(self.offset, offset)
         indices = self.indices + ([index] if index is not None else [])
-        return Addr(self.base, self.template + component, indices, ctype, self.region,
-                    self.root, off)
+        return Addr(
+            self.base, self.template + component, indices, ctype, self.region, self.root, off
+        )
 
 
 @dataclass
@@ -159,8 +161,11 @@ class ExpressionBuilder(BuilderState):
             ltype = self.ctype(left)
             if isinstance(ltype, ct.Pointer) and ct.is_integer(self.ctype(right)):
                 if expr.op == "-":
-                    right = self.mk("Neg", ct.promote(self.ctype(right)),
-                                    (self.convert(right, ct.promote(self.ctype(right))),))
+                    right = self.mk(
+                        "Neg",
+                        ct.promote(self.ctype(right)),
+                        (self.convert(right, ct.promote(self.ctype(right))),),
+                    )
                 return self.pointer_addr(left, ltype.to, "[]", self.scaled(right, ltype.to), right)
             pointer = self.arith(expr.op, left, right)
         else:
@@ -171,12 +176,14 @@ class ExpressionBuilder(BuilderState):
         zero = self.const("0", ct.INT)
         return self.pointer_addr(pointer, ptype.to, "[]", const_poly(0), zero)
 
-    def pointer_addr(self, pointer: int, ctype: ct.CType, component: str, offset: Poly | None,
-                     index: int | None) -> Addr:
+    def pointer_addr(
+        self, pointer: int, ctype: ct.CType, component: str, offset: Poly | None, index: int | None
+    ) -> Addr:
         region, root, base_off = self.pointer_root(pointer)
         off = None if base_off is None or offset is None else add_poly(base_off, offset)
-        return Addr(pointer, component, [index] if index is not None else [], ctype, region,
-                    root, off)
+        return Addr(
+            pointer, component, [index] if index is not None else [], ctype, region, root, off
+        )
 
     def pointer_root(self, tid: int) -> tuple[Region, int | None, Poly | None]:
         """Region, root pointer term and byte offset of a pointer value."""
@@ -194,8 +201,12 @@ class ExpressionBuilder(BuilderState):
             info = self.leaves.get(tid)
             sym = info.holder if info else None
             ptype = self.ctype(tid)
-            if sym is not None and isinstance(ptype, ct.Pointer) and ptype.restrict \
-                    and sym.name not in self.assigned_names:
+            if (
+                sym is not None
+                and isinstance(ptype, ct.Pointer)
+                and ptype.restrict
+                and sym.name not in self.assigned_names
+            ):
                 return Region("restrict", term.attrs[1]), tid, {}
         return ANYWHERE, tid, {}
 
@@ -225,8 +236,11 @@ class ExpressionBuilder(BuilderState):
             a, b = self.poly(args[0]), self.poly(args[1])
             prod = None if a is None or b is None else mul_poly(a, b)
             return var_poly(tid) if prod is None else prod
-        if term.op == "Cast" and ct.is_integer(self.ctype(tid)) \
-                and ct.is_integer(self.ctype(args[0])):
+        if (
+            term.op == "Cast"
+            and ct.is_integer(self.ctype(tid))
+            and ct.is_integer(self.ctype(args[0]))
+        ):
             return self.poly(args[0])
         return var_poly(tid)
 
@@ -262,8 +276,9 @@ class ExpressionBuilder(BuilderState):
         return tid
 
     def access(self, addr: Addr) -> Access:
-        return Access.make(addr.region, addr.root, addr.offset, ct.sizeof(addr.ctype),
-                           ct.spell(addr.ctype))
+        return Access.make(
+            addr.region, addr.root, addr.offset, ct.sizeof(addr.ctype), ct.spell(addr.ctype)
+        )
 
     def decay(self, addr: Addr) -> int:
         """An array's value: the address of its first element, ``c`` for a whole array
@@ -535,8 +550,7 @@ class ExpressionBuilder(BuilderState):
     def is_pure(self, name: str) -> bool:
         return name in PURE_MATH and name not in self.defined_functions
 
-    def effect_call(self, node: c_ast.FuncCall, name: str, ftype: ct.Func,
-                    args: list[int]) -> int:
+    def effect_call(self, node: c_ast.FuncCall, name: str, ftype: ct.Func, args: list[int]) -> int:
         self.account("Call", ftype.ret)
         pos = self.next_pos()
         result = None
@@ -571,4 +585,5 @@ class ExpressionBuilder(BuilderState):
 
 def _is_guard(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.TernaryOp) or (
-        isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"))
+        isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||")
+    )

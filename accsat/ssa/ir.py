@@ -128,8 +128,7 @@ class Loop:
 
     child_fields = ("body",)
     use_fields = ()
-    attr_fields = ("header", "trailer", "pos", "line", "end", "head_phis", "exit_phis",
-                   "assigned")
+    attr_fields = ("header", "trailer", "pos", "line", "end", "head_phis", "exit_phis", "assigned")
 
     header: str  # "for (m = 0; m < 5; m++)", "while (x > 0)", "do"
     trailer: str  # "while (x > 0);" for do-while, else ""

@@ -86,8 +86,9 @@ class Access:
     ctype: str  # the accessed type, to refuse forwarding between different types
 
     @staticmethod
-    def make(region: Region, root: int | None, offset: Poly | None, size: int | None,
-             ctype: str) -> Access:
+    def make(
+        region: Region, root: int | None, offset: Poly | None, size: int | None, ctype: str
+    ) -> Access:
         off = None if offset is None else tuple(sorted(offset.items()))
         return Access(region, root, off, size, ctype)
 

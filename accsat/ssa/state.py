@@ -29,8 +29,12 @@ def needs_ctx(op: str, result: ct.CType | None, operand: ct.CType | None = None)
     if op in ("Add", "Sub", "Mul", "Neg"):
         return result is not None and ct.is_signed(result)
     if op == "Cast":
-        return result is not None and ct.is_integer(result) and operand is not None \
+        return (
+            result is not None
+            and ct.is_integer(result)
+            and operand is not None
             and ct.is_float(operand)
+        )
     if op == "Call":
         return result is not None and ct.is_integer(result)
     return False
@@ -111,8 +115,13 @@ class SSAKernel:
 
 
 class BuilderState:
-    def __init__(self, kernel: Kernel, symbols: FileSymbols, op_cost: Callable[[str, str], float],
-                 defined_functions: frozenset[str]):
+    def __init__(
+        self,
+        kernel: Kernel,
+        symbols: FileSymbols,
+        op_cost: Callable[[str, str], float],
+        defined_functions: frozenset[str],
+    ):
         self.kernel = kernel
         self.symbols = symbols
         self.op_cost = op_cost
@@ -171,8 +180,15 @@ class BuilderState:
         return any(c in self.inline_ctxs for c in self.ancestors(self.ctx))
 
     # -- terms --------------------------------------------------------------------------------
-    def mk(self, op: str, ctype: ct.CType | None, args: tuple[int, ...] = (),
-           attrs: tuple[str, ...] = (), operand: ct.CType | None = None, count: bool = True) -> int:
+    def mk(
+        self,
+        op: str,
+        ctype: ct.CType | None,
+        args: tuple[int, ...] = (),
+        attrs: tuple[str, ...] = (),
+        operand: ct.CType | None = None,
+        count: bool = True,
+    ) -> int:
         """The term ``op(args)``; reuses one made in a dominating context when it must stay put."""
         constant = op == "Const" or self.constant_args(op, args)
         if count and not constant:
@@ -182,8 +198,14 @@ class BuilderState:
             self.constants.add(tid)
         return tid
 
-    def _mk(self, op: str, ctype: ct.CType | None, args: tuple[int, ...],
-            attrs: tuple[str, ...], operand: ct.CType | None) -> int:
+    def _mk(
+        self,
+        op: str,
+        ctype: ct.CType | None,
+        args: tuple[int, ...],
+        attrs: tuple[str, ...],
+        operand: ct.CType | None,
+    ) -> int:
         if not needs_ctx(op, ctype, operand):
             return self.terms.add(op, ctype, "", attrs, args)
         text = type_text(ctype) if ctype is not None else ""
@@ -217,8 +239,11 @@ class BuilderState:
         source = self.ctype(tid)
         if source == target:
             return tid
-        if isinstance(target, ct.Pointer) and isinstance(source, ct.Pointer) \
-                and source.to == target.to:
+        if (
+            isinstance(target, ct.Pointer)
+            and isinstance(source, ct.Pointer)
+            and source.to == target.to
+        ):
             return tid  # only the restrict qualifier differs
         if isinstance(target, (ct.Struct, ct.Void, ct.Array, ct.Func)):
             raise Unsupported(f"conversion to {target}")
@@ -264,8 +289,13 @@ class BuilderState:
         tid = self.terms.add("Var", sym.type, "", (sym.name, self.symkey(sym)))
         if tid not in self.leaves:
             inside = id(sym) in self.body_symbols
-            self.leaves[tid] = LeafInfo(0.0, "k0", sym) if not inside else LeafInfo(
-                self.decl_pos.get(id(sym), 0.0), self.decl_ctx.get(id(sym), "k0"), sym)
+            self.leaves[tid] = (
+                LeafInfo(0.0, "k0", sym)
+                if not inside
+                else LeafInfo(
+                    self.decl_pos.get(id(sym), 0.0), self.decl_ctx.get(id(sym), "k0"), sym
+                )
+            )
         return tid
 
     def phi(self, sym: Symbol, tag: str, pos: float, ctx: str) -> int:

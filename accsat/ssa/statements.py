@@ -25,9 +25,14 @@ _GEN = c_generator.CGenerator()
 
 
 class SSABuilder(ExpressionBuilder):
-    def __init__(self, kernel: Kernel, symbols: FileSymbols,
-                 op_cost: Callable[[str, str], float], defined_functions: frozenset[str],
-                 promote: str | None = None):
+    def __init__(
+        self,
+        kernel: Kernel,
+        symbols: FileSymbols,
+        op_cost: Callable[[str, str], float],
+        defined_functions: frozenset[str],
+        promote: str | None = None,
+    ):
         super().__init__(kernel, symbols, op_cost, defined_functions)
         self.calls = {}
         self.addr_roots = {}
@@ -40,9 +45,21 @@ class SSABuilder(ExpressionBuilder):
         items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
         self.statements(items)
         roots = _roots(self.block)
-        return SSAKernel(self.terms, self.block, self.ctx_parent, self.inline_ctxs, self.leaves,
-                         self.assigns, self.loops, self.stats, roots, self.names, self.sites,
-                         self.origins, self.stored)
+        return SSAKernel(
+            self.terms,
+            self.block,
+            self.ctx_parent,
+            self.inline_ctxs,
+            self.leaves,
+            self.assigns,
+            self.loops,
+            self.stats,
+            roots,
+            self.names,
+            self.sites,
+            self.origins,
+            self.stored,
+        )
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
@@ -68,11 +85,11 @@ class SSABuilder(ExpressionBuilder):
                     exc.line = item.coord.line
                 raise
             if not promoted:
-                self.note_origin(item, first,
-                                 self.head_costs.get(id(item), self.stats.cost - cost), since)
-            rest = items[k + 1:]
-            if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) \
-                    and may_jump_out(item):
+                self.note_origin(
+                    item, first, self.head_costs.get(id(item), self.stats.cost - cost), since
+                )
+            rest = items[k + 1 :]
+            if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) and may_jump_out(item):
                 # What follows runs only on the paths that did not break or continue:
                 # a block of its own, so nothing in it is computed before the jump.
                 first = len(self.block.stmts)
@@ -80,8 +97,14 @@ class SSABuilder(ExpressionBuilder):
                 self.note_origin(None, first, 0.0, synthetic=True)
                 return
 
-    def note_origin(self, node: c_ast.Node | None, first: int, cost: float,
-                    since: int | None = None, synthetic: bool = False) -> None:
+    def note_origin(
+        self,
+        node: c_ast.Node | None,
+        first: int,
+        cost: float,
+        since: int | None = None,
+        synthetic: bool = False,
+    ) -> None:
         """``since``: where the statement's constants as written begin in ``spelled``
         (those of a nested statement are its own: taken, they are left as None)."""
         spelled: tuple = ()
@@ -226,8 +249,9 @@ class SSABuilder(ExpressionBuilder):
         self.mem.head = head0
         if events:
             accesses, regions, everything = self.mem.summarize(events)
-            self.memory_event("summary", end, accesses=accesses, regions=regions,
-                              everything=everything)
+            self.memory_event(
+                "summary", end, accesses=accesses, regions=regions, everything=everything
+            )
         self.env = dict(env0)
         phis: dict[Symbol, int] = {}
         for sym in set(env_then) | set(env_else):
@@ -243,8 +267,9 @@ class SSABuilder(ExpressionBuilder):
     # -- inner loops -----------------------------------------------------------------------
     def st_For(self, node: c_ast.For) -> None:
         parts = [_GEN.visit(p) if p is not None else "" for p in (node.init, node.cond, node.next)]
-        self.loop(node, f"for ({parts[0]}; {parts[1]}; {parts[2]})", "",
-                  [node.init, node.cond, node.next])
+        self.loop(
+            node, f"for ({parts[0]}; {parts[1]}; {parts[2]})", "", [node.init, node.cond, node.next]
+        )
 
     def st_While(self, node: c_ast.While) -> None:
         self.loop(node, f"while ({_GEN.visit(node.cond)})", "", [node.cond])
@@ -277,16 +302,30 @@ class SSABuilder(ExpressionBuilder):
         end = self.last_pos + 0.5
         accesses, regions2, everything2 = self.mem.summarize(self.mem.since(head_loop))
         self.mem.head = head0
-        self.memory_event("summary", end, accesses=accesses, regions=regions2,
-                          everything=everything or everything2)
+        self.memory_event(
+            "summary",
+            end,
+            accesses=accesses,
+            regions=regions2,
+            everything=everything or everything2,
+        )
         self.env = env0
         exit_phis = {}
         for sym in assigned:
             exit_phis[sym] = self.env[sym] = self.phi(sym, f"x{pos}", end, self.ctx)
         self.scope = saved_scope
         line = node.coord.line if node.coord else self.line
-        stmt = ir.Loop(header, trailer, body, pos, line, end, head_phis, exit_phis,
-                       frozenset(assigned) | frozenset(local))
+        stmt = ir.Loop(
+            header,
+            trailer,
+            body,
+            pos,
+            line,
+            end,
+            head_phis,
+            exit_phis,
+            frozenset(assigned) | frozenset(local),
+        )
         self.loops.append(stmt)
         self.emit(stmt)
 
@@ -335,8 +374,12 @@ class SSABuilder(ExpressionBuilder):
         if not self.is_register(sym):
             return Region("sym", self.symkey(sym))
         ptype = sym.type
-        if getattr(ptype, "restrict", False) and sym.name not in self.assigned_names \
-                and sym.kind in ("param", "local") and id(sym) not in self.body_symbols:
+        if (
+            getattr(ptype, "restrict", False)
+            and sym.name not in self.assigned_names
+            and sym.kind in ("param", "local")
+            and id(sym) not in self.body_symbols
+        ):
             return Region("restrict", self.symkey(sym))
         return ANYWHERE
 
@@ -358,9 +401,13 @@ def _roots(block: ir.Block) -> list[int]:
     return roots
 
 
-def build_ssa(kernel: Kernel, symbols: FileSymbols, op_cost: Callable[[str, str], float],
-              defined_functions: frozenset[str] = frozenset(),
-              promote: str | None = None) -> SSAKernel:
+def build_ssa(
+    kernel: Kernel,
+    symbols: FileSymbols,
+    op_cost: Callable[[str, str], float],
+    defined_functions: frozenset[str] = frozenset(),
+    promote: str | None = None,
+) -> SSAKernel:
     """``promote``: carry values across inner loops in variables named it and a number
     (``promote.py``; None: lower the body as written)."""
     builder = SSABuilder(kernel, symbols, op_cost, defined_functions, promote)

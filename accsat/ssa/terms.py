@@ -34,8 +34,14 @@ class TermTable:
         self.types: list[ct.CType | None] = []
         self._index: dict[Term, int] = {}
 
-    def add(self, op: str, ctype: ct.CType | None, ctx: str = "",
-            attrs: tuple[str, ...] = (), args: tuple[int, ...] = ()) -> int:
+    def add(
+        self,
+        op: str,
+        ctype: ct.CType | None,
+        ctx: str = "",
+        attrs: tuple[str, ...] = (),
+        args: tuple[int, ...] = (),
+    ) -> int:
         ty = "" if ctype is None else type_text(ctype) + (f"@{ctx}" if ctx else "")
         return self.add_term(Term(op, ty, attrs, args), ctype)
 

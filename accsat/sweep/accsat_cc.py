@@ -50,9 +50,11 @@ def accsat_code() -> str:
     own processes import accsat (PYTHONPATH first; never the current folder,
     which ``python -m`` would put first in this process).
     """
-    probe = ("import sys\ntry:\n from accsat.wrapper.cache import fingerprint\n"
-             " print(fingerprint())\nexcept ImportError:\n from accsat import __version__\n"
-             " print('accsat-' + __version__)\n")
+    probe = (
+        "import sys\ntry:\n from accsat.wrapper.cache import fingerprint\n"
+        " print(fingerprint())\nexcept ImportError:\n from accsat import __version__\n"
+        " print('accsat-' + __version__)\n"
+    )
     with tempfile.TemporaryDirectory(prefix="accsat-probe-") as tmp:
         done = process.capture([sys.executable, "-c", probe], cwd=tmp, timeout=120)
     if not done.ok or not done.out.strip():
@@ -61,14 +63,24 @@ def accsat_code() -> str:
     return done.out.strip()
 
 
-# ACCSAT_DATA says where accsat's data folders are: kept; every other ACCSAT_*
-# setting is the user's and would change what a cell measures
-_KEPT = ("ACCSAT_DATA",)
+# ACCSAT_DATA says where accsat's data folders are, ACCSAT_REGISTERS the register budget
+# a sweep is run under (issue 26: `ACCSAT_REGISTERS=keep accsat bench npb --ptx`): kept;
+# every other ACCSAT_* setting is the user's and would change what a cell measures
+_KEPT = ("ACCSAT_DATA", "ACCSAT_REGISTERS")
 
 
-def environment(variant: str, report: Path | None, cache_dir: Path | None,
-                extra: dict[str, str] | None = None,
-                event_log: Path | None = None) -> dict[str, str]:
+def kept_settings() -> dict[str, str]:
+    """The kept settings that change a rewrite (they belong in a cell's build key)."""
+    return {k: os.environ[k] for k in _KEPT if k != "ACCSAT_DATA" and k in os.environ}
+
+
+def environment(
+    variant: str,
+    report: Path | None,
+    cache_dir: Path | None,
+    extra: dict[str, str] | None = None,
+    event_log: Path | None = None,
+) -> dict[str, str]:
     """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's
     (``event_log``: where accsat-cc appends its events, ``events.fallbacks`` counts)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
@@ -88,8 +100,15 @@ def kernel_summary(report: Path) -> dict[str, int]:
     """Totals over accsat's JSON Lines kernel reports (empty when there are none)."""
     if not report.is_file():
         return {}
-    s = {"found": 0, "rewritten": 0, "loads_before": 0, "loads_after": 0,
-         "ops_before": 0, "ops_after": 0, "fma": 0}
+    s = {
+        "found": 0,
+        "rewritten": 0,
+        "loads_before": 0,
+        "loads_after": 0,
+        "ops_before": 0,
+        "ops_after": 0,
+        "fma": 0,
+    }
     seen: set[tuple] = set()
     for k in read_jsonl(report):
         # a file compiled twice (a retried build) reports twice: count kernels once
@@ -105,7 +124,6 @@ def kernel_summary(report: Path) -> dict[str, int]:
         s["ops_after"] += k.get("ops", {}).get("after", 0)
         s["fma"] += k.get("fma", 0)
     return s
-
 
 
 def kernel_lines(report: Path) -> list[dict]:

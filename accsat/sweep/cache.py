@@ -79,8 +79,9 @@ class CellStore:
         return result
 
     def save_result(self, cell: Cell, fp: str, result: Result) -> None:
-        write_json(self.folder(cell) / "result.json",
-                     {"fingerprint": fp, "result": result.to_dict()})
+        write_json(
+            self.folder(cell) / "result.json", {"fingerprint": fp, "result": result.to_dict()}
+        )
 
     def forget(self, cell: Cell) -> None:
         """Start the cell afresh (``--force``): its records, logs and tree go."""

@@ -57,8 +57,14 @@ def check_variants(variants: list[str]) -> None:
         raise ValueError(f"unknown variant(s) {', '.join(unknown)} (one of {', '.join(CONFIGS)})")
 
 
-def grid(suite: str, benchmarks: list[str], sizes: list[str], compilers: list[str],
-         targets: list[str], variants: list[str]) -> list[Cell]:
+def grid(
+    suite: str,
+    benchmarks: list[str],
+    sizes: list[str],
+    compilers: list[str],
+    targets: list[str],
+    variants: list[str],
+) -> list[Cell]:
     """Every combination, ``orig`` always included (speedups are relative to it).
 
     Ordered so that a benchmark's variants are neighbours: a sweep interrupted
@@ -66,5 +72,7 @@ def grid(suite: str, benchmarks: list[str], sizes: list[str], compilers: list[st
     """
     if ORIG not in variants:
         variants = [ORIG, *variants]
-    return [Cell(suite, b, s, c, t, v)
-            for s, c, t, b, v in product(sizes, compilers, targets, benchmarks, variants)]
+    return [
+        Cell(suite, b, s, c, t, v)
+        for s, c, t, b, v in product(sizes, compilers, targets, benchmarks, variants)
+    ]

@@ -143,9 +143,16 @@ class Sweep:
                 results[cell] = cached
             else:
                 to_do.append(cell)
-        bar = tqdm(total=len(cells), initial=len(results), unit="cell", file=sys.stderr,
-                   desc=f"{self.suite.name} cells", disable=not self.progress, mininterval=1.0,
-                   dynamic_ncols=True)
+        bar = tqdm(
+            total=len(cells),
+            initial=len(results),
+            unit="cell",
+            file=sys.stderr,
+            desc=f"{self.suite.name} cells",
+            disable=not self.progress,
+            mininterval=1.0,
+            dynamic_ncols=True,
+        )
 
         def done(cell: Cell, result: Result) -> None:
             results[cell] = result
@@ -197,6 +204,7 @@ class Sweep:
     def build(self, cell: Cell) -> Result | None:
         """Only build (unless cached): None when the cell is ready to run; else the
         cell's result, recorded (its build failed)."""
+
         def step() -> Result | None:
             record = self._build(cell)
             return None if record.get("ok") else self._run_built(cell, record)
@@ -233,9 +241,14 @@ class Sweep:
     # -- running in a batch job (executor.JobWork) ------------------------------
     def job_spec(self) -> dict:
         """How a batch job rebuilds this sweep on its node (JSON; see jobspec.py)."""
-        return {"factory": jobspec.name_of(Sweep.from_job),
-                "args": {"suite": jobspec.encode(self.suite), "out": str(self.out),
-                         "retry_failed": self.retry_failed}}
+        return {
+            "factory": jobspec.name_of(Sweep.from_job),
+            "args": {
+                "suite": jobspec.encode(self.suite),
+                "out": str(self.out),
+                "retry_failed": self.retry_failed,
+            },
+        }
 
     @staticmethod
     def from_job(args: dict, ran_by: tuple[str, str]) -> Sweep:
@@ -243,10 +256,18 @@ class Sweep:
         suite = jobspec.decode(args["suite"])
         if hasattr(suite, "make_jobs"):
             # make -j with what the batch system gave this task, not the login node's count
-            suite.make_jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            suite.make_jobs = (
+                len(os.sched_getaffinity(0))
+                if hasattr(os, "sched_getaffinity")
                 else (os.cpu_count() or 1)
-        return Sweep(suite, Path(args["out"]), retry_failed=args.get("retry_failed", False),
-                     progress=False, ran_by=ran_by)
+            )
+        return Sweep(
+            suite,
+            Path(args["out"]),
+            retry_failed=args.get("retry_failed", False),
+            progress=False,
+            ran_by=ran_by,
+        )
 
     def _build(self, cell: Cell) -> dict:
         """The cell's build record: cached, or built now."""
@@ -279,9 +300,15 @@ class Sweep:
     def _run_built(self, cell: Cell, record: dict) -> Result:
         """Run a built cell; a failed build's record is the cell's result."""
         if not record.get("ok"):
-            return Result(cell, record.get("status", BUILD_FAILED), record.get("message", ""),
-                          build_seconds=record.get("seconds"), kernels=record.get("kernels", {}),
-                          fallbacks=record.get("fallbacks", 0), extra={"build": record["how"]})
+            return Result(
+                cell,
+                record.get("status", BUILD_FAILED),
+                record.get("message", ""),
+                build_seconds=record.get("seconds"),
+                kernels=record.get("kernels", {}),
+                fallbacks=record.get("fallbacks", 0),
+                extra={"build": record["how"]},
+            )
         folder = self.store.folder(cell)
         with self._lock.run():
             if self._stopping.is_set():

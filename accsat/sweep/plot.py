@@ -32,9 +32,16 @@ from .results import (
 _PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
 _COLOURS = dict(zip(VARIANTS, _PALETTE, strict=False))
 _ORIG_COLOUR = "#8C8C8C"
-_SHORT = {VERIFICATION_FAILED: "verif.", BUILD_FAILED: "build", RUN_FAILED: "run",
-          TIMEOUT: "timeout", COMPILER_NOT_FOUND: "no cc", UNSUPPORTED: "n/a",
-          NO_GPU: "no gpu", ERROR: "error"}
+_SHORT = {
+    VERIFICATION_FAILED: "verif.",
+    BUILD_FAILED: "build",
+    RUN_FAILED: "run",
+    TIMEOUT: "timeout",
+    COMPILER_NOT_FOUND: "no cc",
+    UNSUPPORTED: "n/a",
+    NO_GPU: "no gpu",
+    ERROR: "error",
+}
 
 
 def _pyplot():
@@ -59,9 +66,15 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
         return False
     plt = _pyplot()
     benches_max = max(len({r.cell.benchmark for r in rs}) for rs in groups.values())
-    fig, axes = plt.subplots(len(groups), 1, squeeze=False,
-                             figsize=(max(6.0, 1.1 * (benches_max + 1) * max(1, len(variants)) / 3
-                                          + 2), 3.2 * len(groups)))
+    fig, axes = plt.subplots(
+        len(groups),
+        1,
+        squeeze=False,
+        figsize=(
+            max(6.0, 1.1 * (benches_max + 1) * max(1, len(variants)) / 3 + 2),
+            3.2 * len(groups),
+        ),
+    )
     width = 0.8 / len(variants)
     for ax, ((compiler, target, size), rs) in zip(axes[:, 0], groups.items(), strict=True):
         benches = list(dict.fromkeys(r.cell.benchmark for r in rs))
@@ -84,15 +97,32 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
                     base = at.get((b, ORIG))
                     if r.ok and base is not None and not base.ok:
                         why = "orig " + _SHORT.get(base.status, base.status)
-                    ax.text(x, 0.02, "× " + why, rotation=90, ha="center", va="bottom",
-                            fontsize=7, color="#444444", transform=ax.get_xaxis_transform())
+                    ax.text(
+                        x,
+                        0.02,
+                        "× " + why,
+                        rotation=90,
+                        ha="center",
+                        va="bottom",
+                        fontsize=7,
+                        color="#444444",
+                        transform=ax.get_xaxis_transform(),
+                    )
             g = geomean([sp[r.cell] for r in rs if r.cell.variant == v and r.cell in sp])
             if g is not None:
                 xs.append(len(benches) + (i - (len(variants) - 1) / 2) * width)
                 hs.append(g)
                 hatches.append("")
-            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v), hatch=hatches,
-                          edgecolor="white", linewidth=0)
+            bars = ax.bar(
+                xs,
+                hs,
+                width,
+                label=v,
+                color=_COLOURS.get(v),
+                hatch=hatches,
+                edgecolor="white",
+                linewidth=0,
+            )
             ax.bar_label(bars, fmt="%.2f", fontsize=6, padding=1, rotation=90)
             top = max([top, *hs])
         ax.axhline(1.0, color="black", linewidth=0.8)
@@ -101,13 +131,21 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
         ax.set_xlim(-0.5, len(labels) - 0.5)
         ax.set_ylim(0, top * 1.28)
         if any_coarse:
-            ax.text(0.99, 0.97, "hatched: from times < 0.1 s (two decimals, no Mop/s)",
-                    transform=ax.transAxes, ha="right", va="top", fontsize=7)
+            ax.text(
+                0.99,
+                0.97,
+                "hatched: from times < 0.1 s (two decimals, no Mop/s)",
+                transform=ax.transAxes,
+                ha="right",
+                va="top",
+                fontsize=7,
+            )
         ax.set_ylabel("speedup over orig")
         ax.set_title(f"{compiler} {target}, {size_label} {size}", fontsize=10)
         ax.grid(axis="y", linewidth=0.3)
-    axes[0, 0].legend(ncol=len(variants), fontsize=8, loc="upper left",
-                      bbox_to_anchor=(0, 1.0), framealpha=0.9)
+    axes[0, 0].legend(
+        ncol=len(variants), fontsize=8, loc="upper left", bbox_to_anchor=(0, 1.0), framealpha=0.9
+    )
     fig.tight_layout()
     save_figure(fig, path, dpi=130)
     plt.close(fig)
@@ -121,10 +159,12 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
     plt = _pyplot()
     series = list(dict.fromkeys((b, s) for b, s, _ in totals))
     variants = list(dict.fromkeys(v for _, _, v in totals))
-    panels = (("registers", True, "registers (sum over entries) / orig"),
-              ("loads", True, "PTX ld instructions / orig"),
-              ("fma", False, "PTX fma instructions"),
-              ("spill_bytes", False, "spill bytes (stores + loads)"))
+    panels = (
+        ("registers", True, "registers (sum over entries) / orig"),
+        ("loads", True, "PTX ld instructions / orig"),
+        ("fma", False, "PTX fma instructions"),
+        ("spill_bytes", False, "spill bytes (stores + loads)"),
+    )
     fig, axes = plt.subplots(2, 2, figsize=(max(7.0, 1.6 * len(series) + 3), 6.4))
     width = 0.8 / len(variants)
     for ax, (key, relative, title) in zip(axes.flat, panels, strict=True):
@@ -143,8 +183,7 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
                 xs.append(j + (i - (len(variants) - 1) / 2) * width)
                 hs.append(value)
             bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, _ORIG_COLOUR))
-            ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90,
-                         padding=1)
+            ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90, padding=1)
         ax.set_xticks(range(len(series)), [f"{b} {s}" for b, s in series])
         ax.set_title(title, fontsize=9)
         ax.margins(y=0.2)
@@ -152,8 +191,14 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
             ax.axhline(1.0, color="black", linewidth=0.8)
         elif not any(t[key] for t in totals.values()):
             ax.set_ylim(0, 1)  # all zero: say so rather than draw an axis around nothing
-            ax.text(0.5, 0.5, f"none ({key.replace('_', ' ')} = 0 everywhere)",
-                    transform=ax.transAxes, ha="center", fontsize=8)
+            ax.text(
+                0.5,
+                0.5,
+                f"none ({key.replace('_', ' ')} = 0 everywhere)",
+                transform=ax.transAxes,
+                ha="center",
+                fontsize=8,
+            )
         else:
             ax.set_ylim(bottom=0)
         ax.grid(axis="y", linewidth=0.3)

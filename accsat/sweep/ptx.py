@@ -122,8 +122,10 @@ def run_ptxas(ptx: Path, arch: str = "sm_80") -> dict[str, dict[str, int]]:
     if ptxas is None:
         return {}
     relocatable = ["-c"] if ".extern .func" in ptx.read_text(errors="replace") else []
-    done = process.capture([ptxas, f"-arch={arch}", "-v", *relocatable, str(ptx),
-                            "-o", "/dev/null"], timeout=PTXAS_TIMEOUT)
+    done = process.capture(
+        [ptxas, f"-arch={arch}", "-v", *relocatable, str(ptx), "-o", "/dev/null"],
+        timeout=PTXAS_TIMEOUT,
+    )
     out: dict[str, dict[str, int]] = {}
     name = None
     for line in (done.out + done.err).splitlines():
@@ -167,7 +169,9 @@ def analyse(raw: Path, work: Path) -> dict[str, EntryStats]:
 # gcc writes each offloaded function's launch dimensions (gang, worker, vector; 0: chosen
 # at run time) as ``//:FUNC_MAP "name", g, w, v`` in the PTX it hands mkoffload
 # (``<binary>.xnvptx-none.mkoffload.s`` under -save-temps)
-_FUNC_MAP = re.compile(r'^//:FUNC_MAP "(?P<name>[^"]+)"(?P<dims>(?:,\s*(?:0x)?[0-9a-fA-F]+)*)', re.M)
+_FUNC_MAP = re.compile(
+    r'^//:FUNC_MAP "(?P<name>[^"]+)"(?P<dims>(?:,\s*(?:0x)?[0-9a-fA-F]+)*)', re.M
+)
 
 
 def launch_dims(raw: Path) -> dict[str, tuple[int, ...]]:

@@ -124,10 +124,36 @@ def geomean(values: list[float]) -> float | None:
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
-CSV_COLUMNS = ("suite", "benchmark", "size", "compiler", "target", "variant", "status",
-               "verified", "seconds", "speedup", "speedup_basis", "cpu_speedup", "times", "mops", "wall_seconds", "cpu_seconds",
-               "build_seconds", "kernels_found", "kernels_rewritten", "loads_before",
-               "loads_after", "fma", "fallbacks", "accsat", "load", "executor", "job_id", "message")
+CSV_COLUMNS = (
+    "suite",
+    "benchmark",
+    "size",
+    "compiler",
+    "target",
+    "variant",
+    "status",
+    "verified",
+    "seconds",
+    "speedup",
+    "speedup_basis",
+    "cpu_speedup",
+    "times",
+    "mops",
+    "wall_seconds",
+    "cpu_seconds",
+    "build_seconds",
+    "kernels_found",
+    "kernels_rewritten",
+    "loads_before",
+    "loads_after",
+    "fma",
+    "fallbacks",
+    "accsat",
+    "load",
+    "executor",
+    "job_id",
+    "message",
+)
 
 
 def rows(results: list[Result]) -> list[dict]:
@@ -138,29 +164,44 @@ def rows(results: list[Result]) -> list[dict]:
     out = []
     for r in results:
         k = r.kernels
-        out.append({
-            **r.cell.as_dict(), "status": r.status, "verified": r.verified,
-            "seconds": r.seconds, "speedup": _round(sp.get(r.cell), 4),
-            "speedup_basis": basis.get(r.cell, ""), "cpu_speedup": _round(cpu.get(r.cell), 4),
-            "times": " ".join(f"{t:g}" for t in r.times), "mops": r.mops,
-            "wall_seconds": _round(r.wall_seconds, 4), "cpu_seconds": r.cpu_seconds,
-            "build_seconds": _round(r.build_seconds, 2),
-            "kernels_found": k.get("found"), "kernels_rewritten": k.get("rewritten"),
-            "loads_before": k.get("loads_before"), "loads_after": k.get("loads_after"),
-            "fma": k.get("fma"), "fallbacks": r.fallbacks,
-            "accsat": (r.extra.get("accsat_code") or "")[:12],
-            "load": " ".join(f"{x:g}" for x in r.extra.get("load", []) if x is not None),
-            "executor": r.executor, "job_id": r.job_id,
-            "message": r.message,
-        })
+        out.append(
+            {
+                **r.cell.as_dict(),
+                "status": r.status,
+                "verified": r.verified,
+                "seconds": r.seconds,
+                "speedup": _round(sp.get(r.cell), 4),
+                "speedup_basis": basis.get(r.cell, ""),
+                "cpu_speedup": _round(cpu.get(r.cell), 4),
+                "times": " ".join(f"{t:g}" for t in r.times),
+                "mops": r.mops,
+                "wall_seconds": _round(r.wall_seconds, 4),
+                "cpu_seconds": r.cpu_seconds,
+                "build_seconds": _round(r.build_seconds, 2),
+                "kernels_found": k.get("found"),
+                "kernels_rewritten": k.get("rewritten"),
+                "loads_before": k.get("loads_before"),
+                "loads_after": k.get("loads_after"),
+                "fma": k.get("fma"),
+                "fallbacks": r.fallbacks,
+                "accsat": (r.extra.get("accsat_code") or "")[:12],
+                "load": " ".join(f"{x:g}" for x in r.extra.get("load", []) if x is not None),
+                "executor": r.executor,
+                "job_id": r.job_id,
+                "message": r.message,
+            }
+        )
     return out
 
 
 def line(r: Result) -> str:
     """The line announcing a finished cell (its status, time, how it was built, its job)."""
     build = r.extra.get("build")
-    how = "build reused" if build == "reused" else (
-        f"built in {r.build_seconds:.1f} s" if r.build_seconds is not None else "")
+    how = (
+        "build reused"
+        if build == "reused"
+        else (f"built in {r.build_seconds:.1f} s" if r.build_seconds is not None else "")
+    )
     t = f" {r.seconds:g} s" if r.seconds is not None else ""
     msg = f" ({r.message})" if r.message and not r.ok else ""
     job = f" [job {r.job_id}]" if r.job_id else ""
@@ -173,8 +214,9 @@ def write_csv(results: list[Result], path: Path) -> None:
 
 def write_json(results: list[Result], path: Path) -> None:
     sp, cpu = speedups(results), cpu_speedups(results)
-    data = [{**r.to_dict(), "speedup": sp.get(r.cell), "cpu_speedup": cpu.get(r.cell)}
-            for r in results]
+    data = [
+        {**r.to_dict(), "speedup": sp.get(r.cell), "cpu_speedup": cpu.get(r.cell)} for r in results
+    ]
     records.write_json(path, data)
 
 

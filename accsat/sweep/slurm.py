@@ -334,8 +334,9 @@ class SlurmExecutor:
         except (jobspec.NotSendable, TypeError, ValueError) as exc:
             raise ExecutorError(f"--executor slurm: {exc}") from None
 
-    def _earlier(self, cells: list[Cell], work: JobWork, queue: Queue,
-                 done: Done) -> dict[Cell, Task]:
+    def _earlier(
+        self, cells: list[Cell], work: JobWork, queue: Queue, done: Done
+    ) -> dict[Cell, Task]:
         """Tasks of earlier submissions still queued or running for these cells: waited
         for, not submitted again; one for other settings is cancelled (it would write
         into the same cell folder as the new one). A task that finished after the sweep
@@ -378,8 +379,9 @@ class SlurmExecutor:
             written = task.outcome_path.stat().st_mtime
         except FileNotFoundError:
             return False
-        return (written >= self._since
-                and task.sub.fingerprints[task.index] == work.fingerprint(task.cell))
+        return written >= self._since and task.sub.fingerprints[task.index] == work.fingerprint(
+            task.cell
+        )
 
     def _build_here(self, cells: list[Cell], work: JobWork, done: Done) -> list[Cell]:
         """``--build-where local``: build here first; the jobs then only run."""

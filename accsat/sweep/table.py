@@ -22,9 +22,16 @@ from .results import (
     speedups,
 )
 
-_SHORT = {VERIFICATION_FAILED: "VERIFY", BUILD_FAILED: "BUILD", RUN_FAILED: "RUN",
-          TIMEOUT: "TIMEOUT", COMPILER_NOT_FOUND: "no cc", UNSUPPORTED: "unsup.",
-          NO_GPU: "no gpu", ERROR: "ERROR"}
+_SHORT = {
+    VERIFICATION_FAILED: "VERIFY",
+    BUILD_FAILED: "BUILD",
+    RUN_FAILED: "RUN",
+    TIMEOUT: "TIMEOUT",
+    COMPILER_NOT_FOUND: "no cc",
+    UNSUPPORTED: "unsup.",
+    NO_GPU: "no gpu",
+    ERROR: "ERROR",
+}
 
 
 def speedup_table(results: list[Result], size_label: str = "class") -> str:
@@ -39,25 +46,33 @@ def speedup_table(results: list[Result], size_label: str = "class") -> str:
     if loads and max(loads) > cores:
         blocks += _blocks(results, size_label, cpu_speedups(results), by_cpu=True)
     if any(b == "coarse time" for b in speedup_basis(results).values()):
-        blocks.append(f"~: from times under {COARSE:g} s printed with two decimals (no Mop/s "
-                      "to use): 10 % resolution or worse")
+        blocks.append(
+            f"~: from times under {COARSE:g} s printed with two decimals (no Mop/s "
+            "to use): 10 % resolution or worse"
+        )
     if loads:
-        note = " (above the core count: other work shared the machine)" \
-            if max(loads) > cores else ""
-        blocks.append(f"1-minute load average around the runs: {min(loads):g} to "
-                      f"{max(loads):g} on {cores} cores{note}")
+        note = (
+            " (above the core count: other work shared the machine)" if max(loads) > cores else ""
+        )
+        blocks.append(
+            f"1-minute load average around the runs: {min(loads):g} to "
+            f"{max(loads):g} on {cores} cores{note}"
+        )
     failures = [r for r in results if not r.ok]
     if failures:
         lines = [f"{len(failures)} cell(s) without a verified time:"]
-        lines += [f"  {r.cell.key}: {r.status}" + (f": {r.message}" if r.message else "")
-                  for r in failures]
+        lines += [
+            f"  {r.cell.key}: {r.status}" + (f": {r.message}" if r.message else "")
+            for r in failures
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
 
 def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> list[str]:
-    coarse = set() if by_cpu else {c for c, b in speedup_basis(results).items()
-                                   if b == "coarse time"}
+    coarse = (
+        set() if by_cpu else {c for c, b in speedup_basis(results).items() if b == "coarse time"}
+    )
     blocks = []
     groups: dict[tuple[str, str, str], list[Result]] = {}
     r: Result | None  # below: the cell of a benchmark and variant, if any
@@ -69,8 +84,10 @@ def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> l
         at = {(r.cell.benchmark, r.cell.variant): r for r in rs}
         width = max(9, *(len(v) + 1 for v in variants))
         what = "process CPU seconds (user+sys)" if by_cpu else "time in seconds"
-        title = (f"{compiler} {target}, {size_label} {size}: orig = best {what}, "
-                 f"variants = speedup over orig (higher is faster)")
+        title = (
+            f"{compiler} {target}, {size_label} {size}: orig = best {what}, "
+            f"variants = speedup over orig (higher is faster)"
+        )
         head = f"{'benchmark':14}" + "".join(f"{v:>{width}}" for v in variants)
         lines = [title, head, "-" * len(head)]
         for b in benches:
@@ -99,4 +116,3 @@ def _blocks(results: list[Result], size_label: str, sp: dict, by_cpu: bool) -> l
         lines.append(f"{'geomean':14}" + "".join(f"{c:>{width}}" for c in gm))
         blocks.append("\n".join(lines))
     return blocks
-

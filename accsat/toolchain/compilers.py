@@ -66,7 +66,7 @@ _GCC_DEV_ACC = ("-O3", "-fopenacc", *OFFLOAD_FLAGS)
 _GCC_DEV_OMP = ("-O3", "-fopenmp", *OFFLOAD_FLAGS)
 # the device code's own libm (newlib's, in gcc's offload compiler): NPB's SP calls
 # sqrt in its kernels, and the nvptx link fails without it
-_DEV_LIBM = OFFLOAD_LINK_FLAGS[len(OFFLOAD_FLAGS):]
+_DEV_LIBM = OFFLOAD_LINK_FLAGS[len(OFFLOAD_FLAGS) :]
 # -g for the PTX .loc lines that map entries back to source (gcc promises that
 # -g does not change the generated code); -save-temps keeps mkoffload's PTX
 _PTX_EXTRA = ("-g", "-save-temps")
@@ -75,33 +75,45 @@ _PTX_GCC_ONLY = "the static PTX view uses gcc's nvptx offload compiler"
 
 TABLE: dict[tuple[str, str, str], Flags | str] = {
     ("gcc", "openacc", "host"): Flags(_GCC_HOST_ACC, _GCC_HOST_ACC),
-    ("gcc", "openacc", "nvptx"): Flags(_GCC_DEV_ACC, _GCC_DEV_ACC + _DEV_LIBM,
-                                       (("ACC_DEVICE_TYPE", "nvidia"),)),
-    ("gcc", "openacc", "ptx"): Flags(_GCC_DEV_ACC + _PTX_EXTRA,
-                                     _GCC_DEV_ACC + _PTX_EXTRA + _DEV_LIBM),
+    ("gcc", "openacc", "nvptx"): Flags(
+        _GCC_DEV_ACC, _GCC_DEV_ACC + _DEV_LIBM, (("ACC_DEVICE_TYPE", "nvidia"),)
+    ),
+    ("gcc", "openacc", "ptx"): Flags(
+        _GCC_DEV_ACC + _PTX_EXTRA, _GCC_DEV_ACC + _PTX_EXTRA + _DEV_LIBM
+    ),
     ("gcc", "openmp", "host"): Flags(_GCC_HOST_OMP, _GCC_HOST_OMP),
-    ("gcc", "openmp", "nvptx"): Flags(_GCC_DEV_OMP, _GCC_DEV_OMP + _DEV_LIBM,
-                                      (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
-    ("gcc", "openmp", "ptx"): Flags(_GCC_DEV_OMP + _PTX_EXTRA,
-                                    _GCC_DEV_OMP + _PTX_EXTRA + _DEV_LIBM),
+    ("gcc", "openmp", "nvptx"): Flags(
+        _GCC_DEV_OMP, _GCC_DEV_OMP + _DEV_LIBM, (("OMP_TARGET_OFFLOAD", "MANDATORY"),)
+    ),
+    ("gcc", "openmp", "ptx"): Flags(
+        _GCC_DEV_OMP + _PTX_EXTRA, _GCC_DEV_OMP + _PTX_EXTRA + _DEV_LIBM
+    ),
     ("clang", "openacc", "host"): _NO_CLANG_ACC,
     ("clang", "openacc", "nvptx"): _NO_CLANG_ACC,
     ("clang", "openacc", "ptx"): _NO_CLANG_ACC,
     ("clang", "openmp", "host"): Flags(("-O3", "-fopenmp"), ("-O3", "-fopenmp")),
-    ("clang", "openmp", "nvptx"): Flags(("-O3", "-fopenmp", "--offload-arch=sm_80"),
-                                        ("-O3", "-fopenmp", "--offload-arch=sm_80"),
-                                        (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
+    ("clang", "openmp", "nvptx"): Flags(
+        ("-O3", "-fopenmp", "--offload-arch=sm_80"),
+        ("-O3", "-fopenmp", "--offload-arch=sm_80"),
+        (("OMP_TARGET_OFFLOAD", "MANDATORY"),),
+    ),
     ("clang", "openmp", "ptx"): _PTX_GCC_ONLY,
     # nvc: -acc=host is the sequential host build, as gcc's host fallback is
     ("nvc", "openacc", "host"): Flags(("-O3", "-acc=host", "-Minfo=accel"), ("-O3", "-acc=host")),
-    ("nvc", "openacc", "nvptx"): Flags(("-O3", "-acc=gpu", "-gpu=cc80", "-Minfo=accel"),
-                                       ("-O3", "-acc=gpu", "-gpu=cc80"),
-                                       (("ACC_DEVICE_TYPE", "nvidia"),)),
+    ("nvc", "openacc", "nvptx"): Flags(
+        ("-O3", "-acc=gpu", "-gpu=cc80", "-Minfo=accel"),
+        ("-O3", "-acc=gpu", "-gpu=cc80"),
+        (("ACC_DEVICE_TYPE", "nvidia"),),
+    ),
     ("nvc", "openacc", "ptx"): _PTX_GCC_ONLY,
-    ("nvc", "openmp", "host"): Flags(("-O3", "-mp=multicore", "-Minfo=mp"), ("-O3", "-mp=multicore")),
-    ("nvc", "openmp", "nvptx"): Flags(("-O3", "-mp=gpu", "-gpu=cc80", "-Minfo=mp"),
-                                      ("-O3", "-mp=gpu", "-gpu=cc80"),
-                                      (("OMP_TARGET_OFFLOAD", "MANDATORY"),)),
+    ("nvc", "openmp", "host"): Flags(
+        ("-O3", "-mp=multicore", "-Minfo=mp"), ("-O3", "-mp=multicore")
+    ),
+    ("nvc", "openmp", "nvptx"): Flags(
+        ("-O3", "-mp=gpu", "-gpu=cc80", "-Minfo=mp"),
+        ("-O3", "-mp=gpu", "-gpu=cc80"),
+        (("OMP_TARGET_OFFLOAD", "MANDATORY"),),
+    ),
     ("nvc", "openmp", "ptx"): _PTX_GCC_ONLY,
 }
 
@@ -149,8 +161,10 @@ def nvptx_offload(command: str) -> bool:
         with open(src, "w") as f:
             f.write(program)
         try:
-            done = process.capture([*command.split(), "-fopenacc", *OFFLOAD_FLAGS, src, "-o",
-                                    os.path.join(tmp, "t")], timeout=120)
+            done = process.capture(
+                [*command.split(), "-fopenacc", *OFFLOAD_FLAGS, src, "-o", os.path.join(tmp, "t")],
+                timeout=120,
+            )
         except OSError:
             return False
     return done.ok

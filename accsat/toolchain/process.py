@@ -113,9 +113,18 @@ def fixed_layout() -> None:
         personality(current | _ADDR_NO_RANDOMIZE)
 
 
-def run(cmd: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
-        stdout: Path, stderr: Path | None = None, stdin: Path | None = None,
-        big_stack: bool = False, append: bool = False, timed: bool = False) -> Finished:
+def run(
+    cmd: Sequence[str],
+    cwd: Path,
+    env: Mapping[str, str],
+    timeout: float,
+    stdout: Path,
+    stderr: Path | None = None,
+    stdin: Path | None = None,
+    big_stack: bool = False,
+    append: bool = False,
+    timed: bool = False,
+) -> Finished:
     """Run ``cmd``; its output goes to ``stdout`` (and ``stderr``, else the same file).
     ``timed``: a run whose time is compared (fixed memory layout, :func:`fixed_layout`)."""
 
@@ -127,12 +136,21 @@ def run(cmd: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
 
     start = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    with open(stdout, "ab" if append else "wb") as out, \
-            open(stderr, "wb") if stderr else _same(out) as err, \
-            open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp:
-        proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=inp, stdout=out, stderr=err,
-                                start_new_session=True,
-                                preexec_fn=prepare if big_stack or timed else None)
+    with (
+        open(stdout, "ab" if append else "wb") as out,
+        open(stderr, "wb") if stderr else _same(out) as err,
+        open(stdin, "rb") if stdin else open(os.devnull, "rb") as inp,
+    ):
+        proc = subprocess.Popen(
+            list(cmd),
+            cwd=cwd,
+            env=env,
+            stdin=inp,
+            stdout=out,
+            stderr=err,
+            start_new_session=True,
+            preexec_fn=prepare if big_stack or timed else None,
+        )
         with _tracked(proc):
             try:
                 proc.wait(timeout=timeout)
@@ -146,14 +164,25 @@ def run(cmd: Sequence[str], cwd: Path, env: Mapping[str, str], timeout: float,
     return Finished(None if timed_out else proc.returncode, seconds, timed_out, round(cpu, 4))
 
 
-def capture(cmd: Sequence[str], *, timeout: float, cwd: Path | str | None = None,
-            env: Mapping[str, str] | None = None) -> Captured:
+def capture(
+    cmd: Sequence[str],
+    *,
+    timeout: float,
+    cwd: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Captured:
     """Run ``cmd`` with an empty standard input and its output in memory; at ``timeout``
     seconds its whole process group is killed (``returncode`` None)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(list(cmd), cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+    proc = subprocess.Popen(
+        list(cmd),
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
     with _tracked(proc):
         try:
             out, err = proc.communicate(timeout=timeout)

@@ -33,13 +33,16 @@ def read_json(path: Path) -> Any:
         return None
 
 
-def write_csv(path: Path, columns: Iterable[str], rows: Iterable[Mapping[str, Any]],
-              extra: Literal["raise", "ignore"] = "raise") -> None:
+def write_csv(
+    path: Path,
+    columns: Iterable[str],
+    rows: Iterable[Mapping[str, Any]],
+    extra: Literal["raise", "ignore"] = "raise",
+) -> None:
     """A header of ``columns`` and one line per row, replacing ``path`` atomically;
     ``extra``: what a key of a row that is not a column does (``ignore``: left out)."""
     buffer = io.StringIO()
-    w = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction=extra,
-                       lineterminator="\n")
+    w = csv.DictWriter(buffer, fieldnames=list(columns), extrasaction=extra, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
     write_atomically(path, buffer.getvalue())

@@ -83,8 +83,11 @@ class TuneSuite:
             "accsat_code": accsat_cc.accsat_code(),
         }
         # the user's rewrite settings reach every configuration's build (ACCSAT_FP_EXACT...)
-        settings = {s.env: os.environ[s.env] for s in declared(Options)
-                    if os.environ.get(s.env, "").strip() and s.env not in _OURS}
+        settings = {
+            s.env: os.environ[s.env]
+            for s in declared(Options)
+            if os.environ.get(s.env, "").strip() and s.env not in _OURS
+        }
         if settings:
             key["settings"] = settings
         if cell.variant == TUNED:
@@ -161,7 +164,11 @@ class TuneSuite:
         prof.unlink(missing_ok=True)
         env = {**self.environment(cell.variant, folder, tree), "ACCSAT_PROFILE": str(prof)}
         done = process.run(
-            ["/bin/sh", "-c", self.run_cmd], cwd=tree, env=env, timeout=self.timeout, stdout=out,
+            ["/bin/sh", "-c", self.run_cmd],
+            cwd=tree,
+            env=env,
+            timeout=self.timeout,
+            stdout=out,
             timed=True,
         )
         failed = self._failure(done, out)

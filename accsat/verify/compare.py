@@ -30,8 +30,10 @@ class Tolerance:
     abs_float: float = 1e-6
 
     def __str__(self) -> str:
-        return (f"double rel {self.rel:g} abs {self.abs:g}; "
-                f"float rel {self.rel_float:g} abs {self.abs_float:g}")
+        return (
+            f"double rel {self.rel:g} abs {self.abs:g}; "
+            f"float rel {self.rel_float:g} abs {self.abs_float:g}"
+        )
 
 
 @dataclass
@@ -106,8 +108,13 @@ def _final_memory(run: Run) -> dict[tuple[str, int], tuple[str, object]]:
     return run.visible_memory()
 
 
-def compare_runs(orig: Run, new: Run, state: TrialState, tol: Tolerance | None,
-                 names: dict[str, str] | None = None) -> Comparison:
+def compare_runs(
+    orig: Run,
+    new: Run,
+    state: TrialState,
+    tol: Tolerance | None,
+    names: dict[str, str] | None = None,
+) -> Comparison:
     out = Comparison()
 
     def check(what: str, a, b) -> None:
@@ -116,8 +123,10 @@ def compare_runs(orig: Run, new: Run, state: TrialState, tol: Tolerance | None,
         if rel > out.max_rel_error and (ok or tol is None or math.isfinite(rel)):
             out.max_rel_error = rel
         if not ok:
-            out.fail(f"{what}: original {show(a)}, rewritten {show(b)}"
-                     + (f" (rel. error {rel:.3g})" if math.isfinite(rel) and rel else ""))
+            out.fail(
+                f"{what}: original {show(a)}, rewritten {show(b)}"
+                + (f" (rel. error {rel:.3g})" if math.isfinite(rel) and rel else "")
+            )
 
     # live-out variables
     for name in sorted(set(orig.outer) | set(new.outer)):
@@ -142,7 +151,8 @@ def compare_runs(orig: Run, new: Run, state: TrialState, tol: Tolerance | None,
         check(f"{where} ({tk})", ea[1], eb[1])
     # calls
     if len(orig.trace) != len(new.trace) or any(
-            a[0] != b[0] for a, b in zip(orig.trace, new.trace, strict=False)):
+        a[0] != b[0] for a, b in zip(orig.trace, new.trace, strict=False)
+    ):
         out.fail("calls differ: original " + _calls(orig) + "; rewritten " + _calls(new))
     else:
         for n, (ca, cb) in enumerate(zip(orig.trace, new.trace, strict=True)):
@@ -162,8 +172,10 @@ def compare_runs(orig: Run, new: Run, state: TrialState, tol: Tolerance | None,
     touched = set(orig.loaded) | set(mo)
     extra = sorted(k for k in new.loaded - touched)
     if extra:
-        out.fail(f"the rewrite reads {_where(extra[0], names)}, which the original never "
-                 f"reads or writes in this state (a speculative load)")
+        out.fail(
+            f"the rewrite reads {_where(extra[0], names)}, which the original never "
+            f"reads or writes in this state (a speculative load)"
+        )
     return out
 
 

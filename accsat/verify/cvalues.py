@@ -63,6 +63,7 @@ class InvalidC(NotModelled):
 # --------------------------------------------------------------------------------------------
 # kinds of types
 
+
 class Desc(tuple):
     """What the interpreter needs to know about a scalar type: ``(kind, bits, signed)``.
 
@@ -104,6 +105,7 @@ def type_key(t: ct.CType) -> str:
 
 # --------------------------------------------------------------------------------------------
 # float helpers
+
 
 def fdiv64(a: float, b: float) -> float:
     try:
@@ -169,6 +171,7 @@ def fma32(a, b, c) -> F32:
 # --------------------------------------------------------------------------------------------
 # conversions
 
+
 def _int_wrap(bits: int, signed: bool):
     mask = (1 << bits) - 1
     if signed:
@@ -192,6 +195,7 @@ def _float_to_int(lo: int, hi: int, name: str):
         if r < lo or r > hi:
             raise UB(f"conversion of {xf!r} to {name} out of range")
         return r
+
     return conv
 
 
@@ -213,10 +217,12 @@ def converter(src: ct.CType, dst: ct.CType):
         if s.kind == "p":
             return None
         if s.kind in ("i", "b"):
+
             def to_ptr(v):
                 if v == 0:
                     return (None, 0)
                 raise Unmodelled("integer converted to a pointer")
+
             return to_ptr
         raise NotModelled(f"conversion from {src} to {dst}")
     if s.kind == "p":
@@ -256,8 +262,14 @@ def compose(fn, conv):
 # --------------------------------------------------------------------------------------------
 # operators
 
-_CMP = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
-        "==": operator.eq, "!=": operator.ne}
+_CMP = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
 
 
 def binary(op: str, t: ct.CType):
@@ -284,14 +296,17 @@ def binary(op: str, t: ct.CType):
     if op in ("+", "-", "*"):
         base = {"+": operator.add, "-": operator.sub, "*": operator.mul}[op]
         if signed:
+
             def signed_op(a, b):
                 r = base(a, b)
                 if r < lo or r > hi:
                     raise UB(f"signed overflow in {a} {op} {b} ({name})")
                 return r
+
             return signed_op
         return lambda a, b: base(a, b) & mask
     if op in ("/", "%"):
+
         def divmod_(a, b):
             if b == 0:
                 raise UB(f"division by zero ({a} {op} 0)")
@@ -301,6 +316,7 @@ def binary(op: str, t: ct.CType):
             if q > hi:
                 raise UB(f"overflow in {a} {op} {b} ({name})")
             return q if op == "/" else a - q * b
+
         return divmod_
     if op == "&":
         return operator.and_
@@ -309,6 +325,7 @@ def binary(op: str, t: ct.CType):
     if op == "^":
         return operator.xor
     if op == "<<":
+
         def shl(a, c):
             if c < 0 or c >= bits:
                 raise UB(f"shift count {c} out of range for {name}")
@@ -320,12 +337,15 @@ def binary(op: str, t: ct.CType):
                     raise UB(f"overflow in {a} << {c} ({name})")
                 return r
             return (a << c) & mask
+
         return shl
     if op == ">>":
+
         def shr(a, c):
             if c < 0 or c >= bits:
                 raise UB(f"shift count {c} out of range for {name}")
             return a >> c
+
         return shr
     raise NotModelled(f"operator '{op}'")
 
@@ -339,10 +359,12 @@ def unary(op: str, t: ct.CType):
             return operator.neg
         lo, hi = ct.int_range(t)
         if d[2]:
+
             def neg(a):
                 if a == lo:
                     raise UB(f"signed overflow in -({a})")
                 return -a
+
             return neg
         mask = (1 << d[1]) - 1
         return lambda a: (-a) & mask

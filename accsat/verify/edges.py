@@ -65,22 +65,27 @@ class EdgeValues:
         key = (d, finite)
         out = self._pools.get(key)
         if out is None:
-            out = self._pools[key] = (_int_pool(self, d) if d[0] in ("i", "b")
-                                      else _float_pool(self, d, finite))
+            out = self._pools[key] = (
+                _int_pool(self, d) if d[0] in ("i", "b") else _float_pool(self, d, finite)
+            )
         return out
 
     def rounds(self, descs, finite: bool, cap: int) -> int:
         """How many edge rounds give each location of these types every edge value of its
         type twice, with other partners the second time (at most ``cap``)."""
-        return min(cap, 2 * max((len(self.pool(d, finite)) for d in descs if d[0] != "p"),
-                                default=0))
+        return min(
+            cap, 2 * max((len(self.pool(d, finite)) for d in descs if d[0] != "p"), default=0)
+        )
 
 
 def _unique(values) -> tuple:
     seen, out = set(), []
     for v in values:
-        key = (type(v), float(v).hex() if not isinstance(v, int) else v,
-               math.copysign(1.0, float(v)) if not isinstance(v, int) else 0)
+        key = (
+            type(v),
+            float(v).hex() if not isinstance(v, int) else v,
+            math.copysign(1.0, float(v)) if not isinstance(v, int) else 0,
+        )
         if key not in seen:
             seen.add(key)
             out.append(v)
@@ -111,8 +116,12 @@ def _int_pool(e: EdgeValues, d: Desc) -> tuple:
     if not signed:
         limits += [1 << (bits - 1), (1 << (bits - 1)) - 1]
     near = [v for c in e.ints for v in (c - 1, c + 1, -c)]
-    near += [v for f in e.floats if math.isfinite(f) and abs(f) < 2.0**64
-             for v in (math.floor(f), math.ceil(f))]
+    near += [
+        v
+        for f in e.floats
+        if math.isfinite(f) and abs(f) < 2.0**64
+        for v in (math.floor(f), math.ceil(f))
+    ]
     return _unique(wrap(v) for v in _alternate(list(e.ints), limits) + near)
 
 
@@ -134,8 +143,21 @@ def _float_pool(e: EdgeValues, d: Desc, finite: bool) -> tuple:
             f = F32(c)
             near += [float(np.nextafter(f, F32(math.inf))), float(np.nextafter(f, F32(-math.inf)))]
         near += [-c, c + 1.0, c - 1.0]
-    limits = [0.0, -0.0, 1.0, -1.0, sub, -sub, norm, -norm, big, -big, math.inf, -math.inf,
-              math.nan]
+    limits = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        sub,
+        -sub,
+        norm,
+        -norm,
+        big,
+        -big,
+        math.inf,
+        -math.inf,
+        math.nan,
+    ]
     out = []
     for v in _alternate(consts, limits) + near:
         if kind == "f32" and math.isfinite(v) and abs(v) > big:
@@ -147,9 +169,12 @@ def _float_pool(e: EdgeValues, d: Desc, finite: bool) -> tuple:
 # ----------------------------------------------------------------------------------------------
 # reading the bodies
 
-def kernel_edges(bodies: list[tuple[c_ast.Node, Scope, FileSymbols]],
-                 defined: frozenset[str] = frozenset(),
-                 address_taken: frozenset[str] = frozenset()) -> EdgeValues:
+
+def kernel_edges(
+    bodies: list[tuple[c_ast.Node, Scope, FileSymbols]],
+    defined: frozenset[str] = frozenset(),
+    address_taken: frozenset[str] = frozenset(),
+) -> EdgeValues:
     """The constants of every body in ``bodies`` ((body, scope, symbols)), and the names
     that index in any of them."""
     ints: list[int] = []
@@ -173,8 +198,9 @@ def kernel_edges(bodies: list[tuple[c_ast.Node, Scope, FileSymbols]],
 _EVALUATED = 64  # constant expressions up to this many nodes are computed (and their parts)
 
 
-def _walk(node: c_ast.Node, comp: _Compiler, ints: list, floats: list, index: set,
-          flows: list) -> tuple[bool, int]:
+def _walk(
+    node: c_ast.Node, comp: _Compiler, ints: list, floats: list, index: set, flows: list
+) -> tuple[bool, int]:
     """Gather the constants and the index names under ``node`` (one pass, post-order);
     whether ``node`` is a constant expression, and its size."""
     if isinstance(node, c_ast.ArrayRef):

@@ -145,13 +145,24 @@ class _Compiler:
         method = getattr(self, "st_" + type(node).__name__, None)
         if method is not None:
             return method(node)
-        if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Switch, c_ast.Case,
-                             c_ast.Default, c_ast.Typedef)):
+        if isinstance(
+            node,
+            (
+                c_ast.Return,
+                c_ast.Goto,
+                c_ast.Label,
+                c_ast.Switch,
+                c_ast.Case,
+                c_ast.Default,
+                c_ast.Typedef,
+            ),
+        ):
             raise NotModelled(f"'{type(node).__name__.lower()}' in the body")
         fn = self.full(node)
 
         def expr_stmt(st):
             fn(st)
+
         return expr_stmt
 
     def st_Compound(self, node: c_ast.Compound) -> Callable | None:
@@ -196,6 +207,7 @@ class _Compiler:
 
                 def uninit(st):
                     st.slots[slot] = UNINIT
+
                 return uninit
             if isinstance(node.init, c_ast.InitList):
                 raise NotModelled("initialiser list")
@@ -206,6 +218,7 @@ class _Compiler:
             def init(st):
                 st.slots[slot] = UNINIT
                 st.slots[slot] = fv(st)
+
             return init
         if isinstance(t, (ct.Array, ct.Struct)):
             size = ct.sizeof(t)
@@ -221,6 +234,7 @@ class _Compiler:
                 obj = f"L:{name}:{st.local_count}"
                 st.sizes[obj] = size
                 st.slots[slot] = (obj, 0)
+
             return local_object
         raise NotModelled(f"declaration of '{name}' of type {t}")
 
@@ -230,14 +244,17 @@ class _Compiler:
         then = self.sub(node.iftrue)
         orelse = self.sub(node.iffalse) if node.iffalse is not None else None
         if orelse is None:
+
             def if_(st):
                 if cond(st):
                     return then(st)
                 return None
+
             return if_
 
         def if_else(st):
             return then(st) if cond(st) else orelse(st)
+
         return if_else
 
     def sub(self, node) -> Callable:
@@ -272,6 +289,7 @@ class _Compiler:
                     return None
                 if nxt is not None:
                     nxt(st)
+
         return for_
 
     def st_While(self, node: c_ast.While) -> Callable:
@@ -285,6 +303,7 @@ class _Compiler:
                 if body(st) == BRK:
                     return None
             return None
+
         return while_
 
     def st_DoWhile(self, node: c_ast.DoWhile) -> Callable:
@@ -299,6 +318,7 @@ class _Compiler:
                     return None
                 if not cond(st):
                     return None
+
         return do_while
 
     # -- full expressions: calls with effects first -------------------------------------------
@@ -326,6 +346,7 @@ class _Compiler:
             for key, fn in pre:
                 res[key] = fn(st)
             return main(st)
+
         return t, with_calls
 
     def _is_opaque_call(self, node: c_ast.FuncCall) -> bool:
@@ -357,8 +378,12 @@ class _Compiler:
         try:
             if node.type == "char":
                 v, t = parse_char(text)
-            elif text[:2].lower() != "0x" and any(c in text for c in ".eEpP") or \
-                    text[:2].lower() == "0x" and any(c in text for c in ".pP"):
+            elif (
+                text[:2].lower() != "0x"
+                and any(c in text for c in ".eEpP")
+                or text[:2].lower() == "0x"
+                and any(c in text for c in ".pP")
+            ):
                 fv, t = parse_float(text)
                 if t.name == "float":
                     v = F32(fv)
@@ -383,6 +408,7 @@ class _Compiler:
                 if v is UNINIT:
                     raise UB(f"read of uninitialised variable '{name}'")
                 return v
+
             return t, read
         if kind == "enum":
             v = b[1]
@@ -409,14 +435,17 @@ class _Compiler:
             for f in first:
                 f(st)
             return last(st)
+
         return parts[-1][0], comma
 
     def rv_Cast(self, node: c_ast.Cast):
         t = self.read_type(node.to_type)
         ts, fs = self.rv(node.expr, allow_void=True)
         if isinstance(t, ct.Void):
+
             def discard(st):
                 fs(st)
+
             return t, discard
         if not is_scalar(t):
             raise NotModelled(f"cast to {t}")
@@ -442,6 +471,7 @@ class _Compiler:
 
         def ternary(st):
             return fa(st) if cond(st) else fb(st)
+
         return t, ternary
 
     def rv_UnaryOp(self, node: c_ast.UnaryOp):
@@ -456,8 +486,11 @@ class _Compiler:
                 raise NotModelled(f"sizeof of {t}")
             return ct.ULONG, lambda st: size
         if op in ("_Alignof", "alignof"):
-            t = self.read_type(node.expr) if isinstance(node.expr, c_ast.Typename) else \
-                self.static_type(node.expr)
+            t = (
+                self.read_type(node.expr)
+                if isinstance(node.expr, c_ast.Typename)
+                else self.static_type(node.expr)
+            )
             align = ct.alignof(t)
             return ct.ULONG, lambda st: align
         if op == "&":
@@ -484,8 +517,11 @@ class _Compiler:
 
     def static_type(self, node: c_ast.Node) -> ct.CType:
         """The type of an expression as sizeof sees it (arrays not decayed)."""
-        if isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)) or \
-                isinstance(node, c_ast.UnaryOp) and node.op == "*":
+        if (
+            isinstance(node, (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef))
+            or isinstance(node, c_ast.UnaryOp)
+            and node.op == "*"
+        ):
             try:
                 return self.lv(node).t
             except NotModelled:
@@ -535,6 +571,7 @@ class _Compiler:
                 if oa != ob:
                     raise UB("relational comparison of pointers into different objects")
                 return cmp(a, b)
+
             return ct.INT, ptr_cmp
         if op == "+" and pa != pb:
             if pb:
@@ -552,6 +589,7 @@ class _Compiler:
                 if (a - b) % size:
                     raise Unmodelled("pointer difference not a multiple of the element size")
                 return (a - b) // size
+
             return ct.LONG, ptr_diff
         raise NotModelled(f"operator '{op}' on {ta} and {tb}")
 
@@ -570,6 +608,7 @@ class _Compiler:
                     v = fv(st)
                     st.slots[slot] = v
                     return v
+
                 return t, assign_var
             addr, tk, size = lv.addr, type_key(t), ct.sizeof(t)
             assert addr is not None  # in memory
@@ -579,6 +618,7 @@ class _Compiler:
                 v = fv(st)
                 st.store(addr(st), tk, size, v)
                 return v
+
             return t, assign_mem
         bop = node.op[:-1]
         if isinstance(t, ct.Pointer):
@@ -613,6 +653,7 @@ class _Compiler:
                 new = update(old, fr(st))
                 st.slots[slot] = new
                 return old if post else new
+
             return modify_var
         t = lv.t
         addr, tk, size, d = lv.addr, type_key(t), ct.sizeof(t), _register(t)
@@ -624,6 +665,7 @@ class _Compiler:
             new = update(old, fr(st))
             st.store(a, tk, size, new)
             return old if post else new
+
         return modify_mem
 
     def increment(self, node: c_ast.UnaryOp):
@@ -708,6 +750,7 @@ class _Compiler:
 
         def opaque_call(st):
             return st.call(name, tuple(f(st) for f in fns), rd)
+
         return ret, opaque_call
 
     # -- lvalues -----------------------------------------------------------------------------------
@@ -731,6 +774,7 @@ class _Compiler:
             def index(st):
                 o, off = fb(st)
                 return (o, off + fi(st) * size)
+
             return _LV("mem", tb.to, addr=index)
         if isinstance(node, c_ast.StructRef):
             if node.type == ".":
@@ -756,6 +800,7 @@ class _Compiler:
             def member(st):
                 o, off = addr(st)
                 return (o, off + fo)
+
             return _LV("mem", fld.type, addr=member)
         if isinstance(node, c_ast.UnaryOp) and node.op == "*":
             tp, fp = self.rv(node.expr)
@@ -774,6 +819,7 @@ class _Compiler:
                 if v is UNINIT:
                     raise UB(f"read of uninitialised variable '{name}'")
                 return v
+
             return t, read
         addr = lv.addr
         assert addr is not None  # in memory
@@ -787,11 +833,13 @@ class _Compiler:
 
         def load_mem(st):
             return st.load(addr(st), tk, size, d)
+
         return t, load_mem
 
 
 # ----------------------------------------------------------------------------------------------
 # helpers
+
 
 def _sequence(fns: list[Callable]) -> Callable | None:
     if not fns:
@@ -805,6 +853,7 @@ def _sequence(fns: list[Callable]) -> Callable | None:
             if r is not None:
                 return r
         return None
+
     return block
 
 
@@ -853,6 +902,7 @@ def _ptr_add(tp, fp, ti, fi, sign):
     def ptr_add(st):
         o, off = fp(st)
         return (o, off + fi(st) * size)
+
     return ptr_add
 
 
@@ -885,14 +935,26 @@ def _effect_calls_first(node: c_ast.Node, out: list, is_opaque) -> None:
 # ----------------------------------------------------------------------------------------------
 # entry points
 
-def compile_body(body: c_ast.Node, scope: Scope, symbols: FileSymbols,
-                 defined: frozenset[str] = frozenset(),
-                 address_taken: frozenset[str] = frozenset()) -> Program:
+
+def compile_body(
+    body: c_ast.Node,
+    scope: Scope,
+    symbols: FileSymbols,
+    defined: frozenset[str] = frozenset(),
+    address_taken: frozenset[str] = frozenset(),
+) -> Program:
     """Compile a kernel body; NotModelled if it uses something the interpreter cannot run."""
     c = _Compiler(scope, symbols, defined, address_taken)
     fn = c.body(body)
-    return Program(fn, c.nslots, dict(c.outer_vars), dict(c.outer_objects),
-                   frozenset(c.restrict), frozenset(c.calls), c.uses_float)
+    return Program(
+        fn,
+        c.nslots,
+        dict(c.outer_vars),
+        dict(c.outer_objects),
+        frozenset(c.restrict),
+        frozenset(c.calls),
+        c.uses_float,
+    )
 
 
 def execute(prog: Program, state: TrialState, step_limit: int = DEFAULT_STEP_LIMIT) -> Run:

@@ -21,16 +21,42 @@ from .cvalues import F32, UB, fma32, fma64
 PURE_NAMES = PURE_MATH  # the interpreter's name for it
 
 _UNARY_NP = {
-    "sqrt": np.sqrt, "cbrt": np.cbrt, "fabs": np.abs, "exp": np.exp, "exp2": np.exp2,
-    "expm1": np.expm1, "log": np.log, "log2": np.log2, "log10": np.log10, "log1p": np.log1p,
-    "sin": np.sin, "cos": np.cos, "tan": np.tan, "asin": np.arcsin, "acos": np.arccos,
-    "atan": np.arctan, "sinh": np.sinh, "cosh": np.cosh, "tanh": np.tanh, "asinh": np.arcsinh,
-    "acosh": np.arccosh, "atanh": np.arctanh, "floor": np.floor, "ceil": np.ceil,
-    "trunc": np.trunc, "rint": np.rint, "nearbyint": np.rint,
+    "sqrt": np.sqrt,
+    "cbrt": np.cbrt,
+    "fabs": np.abs,
+    "exp": np.exp,
+    "exp2": np.exp2,
+    "expm1": np.expm1,
+    "log": np.log,
+    "log2": np.log2,
+    "log10": np.log10,
+    "log1p": np.log1p,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "tanh": np.tanh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "trunc": np.trunc,
+    "rint": np.rint,
+    "nearbyint": np.rint,
 }
 _BINARY_NP = {
-    "pow": np.power, "atan2": np.arctan2, "fmin": np.fmin, "fmax": np.fmax, "fmod": np.fmod,
-    "hypot": np.hypot, "copysign": np.copysign,
+    "pow": np.power,
+    "atan2": np.arctan2,
+    "fmin": np.fmin,
+    "fmax": np.fmax,
+    "fmod": np.fmod,
+    "hypot": np.hypot,
+    "copysign": np.copysign,
 }
 
 
@@ -53,6 +79,7 @@ def _py_unary(fn):
             return fn(float(x))
         except (ValueError, OverflowError):
             return math.nan if fn is not math.lgamma else math.inf
+
     return call
 
 
@@ -75,6 +102,7 @@ def _iabs(lo: int):
         if a == lo:
             raise UB(f"abs({a}) overflows")
         return abs(a)
+
     return f
 
 

@@ -30,10 +30,19 @@ from .states import TrialState
 
 UNINIT = type("Uninit", (), {"__repr__": lambda self: "<uninitialised>"})()
 
-_FORMATS = {("i", 8, True): "<b", ("i", 8, False): "<B", ("i", 16, True): "<h",
-            ("i", 16, False): "<H", ("i", 32, True): "<i", ("i", 32, False): "<I",
-            ("i", 64, True): "<q", ("i", 64, False): "<Q", ("b", 8, False): "<B",
-            ("f32", 32, True): "<f", ("f64", 64, True): "<d"}
+_FORMATS = {
+    ("i", 8, True): "<b",
+    ("i", 8, False): "<B",
+    ("i", 16, True): "<h",
+    ("i", 16, False): "<H",
+    ("i", 32, True): "<i",
+    ("i", 32, False): "<I",
+    ("i", 64, True): "<q",
+    ("i", 64, False): "<Q",
+    ("b", 8, False): "<B",
+    ("f32", 32, True): "<f",
+    ("f64", 64, True): "<d",
+}
 
 # type key -> Desc, filled by the compiler for every type it loads or stores
 DESCS: dict[str, Desc] = {}
@@ -46,6 +55,7 @@ def reinterpret(value, src: Desc, dst: Desc):
     out = struct.unpack(fd, struct.pack(fs, value))[0]
     if dst[0] == "f32":
         from .cvalues import F32
+
         return F32(out)
     return out
 

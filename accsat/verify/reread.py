@@ -104,8 +104,9 @@ def expected(
         nodes[cls] = tuple(alts)
         for n in alts:
             todo.extend(n.children)
-    return Expected(body, nodes, _contexts(ssa), dict(ssa.ctx_parent),
-                    frozenset(ssa.inline_ctxs), temps)
+    return Expected(
+        body, nodes, _contexts(ssa), dict(ssa.ctx_parent), frozenset(ssa.inline_ctxs), temps
+    )
 
 
 def match(exp: Expected, ssa: SSAKernel) -> None:
@@ -147,8 +148,7 @@ def with_body(kernel: Kernel, body_text: str) -> Kernel:
     return replace(kernel, loop=c_ast.For(loop.init, loop.cond, loop.next, body, loop.coord))
 
 
-def _guarding_block(ctx: str, inline: frozenset[str],
-                    parents: dict[str, str | None]) -> str | None:
+def _guarding_block(ctx: str, inline: frozenset[str], parents: dict[str, str | None]) -> str | None:
     """The block context around the short-circuit operand ``ctx`` is in (None: in none)."""
     guarded = False
     c: str | None = ctx
@@ -253,7 +253,11 @@ class _Matcher:
                 [d for d, _ in g.defines],
                 len(g.blocks),
             ):
-                raise Mismatch(f"{here}: re-read as {g.kind} {' '.join(g.attrs)}")
+                raise Mismatch(
+                    f"{here}: re-read as {g.kind} {' '.join(g.attrs)} with "
+                    f"{len(g.uses)} values, {len(g.blocks)} blocks, defining "
+                    f"{', '.join(d for d, _ in g.defines) or 'nothing'}"
+                )
             for b, (wb, gb) in enumerate(zip(w.blocks, g.blocks, strict=True)):
                 if not self.same_context(w.contexts[b], g.contexts[b]):
                     raise Mismatch(f"{here} block {b + 1}: in another control context")
@@ -287,10 +291,15 @@ class _Matcher:
         the short-circuit contexts of the two lowerings are numbered apart when a
         constant operand folds away, so what is checked there is that a guarded
         operation stays guarded (not by which operand)."""
-        w, g = _guarding_block(want, self.exp.inline, self.exp.parents), \
-            _guarding_block(got, self.inline, self.parents)
-        return w is not None and g is not None and \
-            self.keys.get("@" + self.exp.contexts.get(w, w)) == "@" + self.contexts.get(g, g)
+        w, g = (
+            _guarding_block(want, self.exp.inline, self.exp.parents),
+            _guarding_block(got, self.inline, self.parents),
+        )
+        return (
+            w is not None
+            and g is not None
+            and self.keys.get("@" + self.exp.contexts.get(w, w)) == "@" + self.contexts.get(g, g)
+        )
 
     def block(self, want: tuple[Shape, ...], got: tuple[Shape, ...], where: str) -> None:
         if len(want) != len(got):
@@ -541,9 +550,17 @@ def _constant(terms: TermTable, tid: int) -> Constant | None:
         or any(x is None for x in ts)
     ):
         return None
-    value = evaluate(t.op, target, [(c[0], x) for c, x in zip(operands, ts, strict=True)
-                                    if c is not None and x is not None  # checked above
-                                    and not isinstance(c[0], str)])
+    value = evaluate(
+        t.op,
+        target,
+        [
+            (c[0], x)
+            for c, x in zip(operands, ts, strict=True)
+            if c is not None
+            and x is not None  # checked above
+            and not isinstance(c[0], str)
+        ],
+    )
     return None if value is None else (value, ctype)
 
 

@@ -106,8 +106,9 @@ def value_from_hash(h: int, d: Desc, mode: int, where: str):
     # floating point
     special = (h >> 58) & 15
     if mode == WIDE and special < 4 or mode == SPECIAL and special < 11:
-        v = (0.0, -0.0, math.inf, math.nan, -0.0, 0.0, -math.inf, 5e-324, 1e300, -0.0,
-             -0.0)[special]
+        v = (0.0, -0.0, math.inf, math.nan, -0.0, 0.0, -math.inf, 5e-324, 1e300, -0.0, -0.0)[
+            special
+        ]
     else:
         if kind == "f32":
             m = 1.0 + (h & ((1 << 23) - 1)) / (1 << 23)
@@ -152,8 +153,17 @@ class TrialState:
         base = self._bases.get(obj)
         if base is None:
             base = self._bases[obj] = mix(self.seed, self.trial, name_hash(obj))
-        h = _splitmix(base ^ ((off * 0x9E3779B97F4A7C15 + (_KIND_CODE[d[0]] * 256 + d[1])
-                               * 0xC2B2AE3D27D4EB4F + epoch * 0x165667B19E3779F9) & MASK64))
+        h = _splitmix(
+            base
+            ^ (
+                (
+                    off * 0x9E3779B97F4A7C15
+                    + (_KIND_CODE[d[0]] * 256 + d[1]) * 0xC2B2AE3D27D4EB4F
+                    + epoch * 0x165667B19E3779F9
+                )
+                & MASK64
+            )
+        )
         if d[0] == "p":
             return ("*" + f"{obj}@{off}" + (f"#{epoch}" if epoch else ""), 0)
         return value_from_hash(h, d, self.memory_mode, "")
@@ -183,15 +193,24 @@ class TrialState:
         else:
             parts = [f"trial {self.trial} (seed {self.seed})"]
         if self.aliasing:
-            parts.append("aliasing " + ", ".join(f"{p}->{t}" for p, t in sorted(self.aliasing.items())))
+            parts.append(
+                "aliasing " + ", ".join(f"{p}->{t}" for p, t in sorted(self.aliasing.items()))
+            )
         return "; ".join(parts)
 
 
-def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
-               objects: dict[str, tuple[str, ct.CType, int | None]],
-               restrict: frozenset[str] = frozenset(), alias: bool | None = None,
-               finite: bool = False, edges: EdgeValues | None = None,
-               edge_round: int = -1, edge_rounds: int = 0) -> TrialState:
+def make_state(
+    seed: int,
+    trial: int,
+    scalars: dict[str, ct.CType],
+    objects: dict[str, tuple[str, ct.CType, int | None]],
+    restrict: frozenset[str] = frozenset(),
+    alias: bool | None = None,
+    finite: bool = False,
+    edges: EdgeValues | None = None,
+    edge_round: int = -1,
+    edge_rounds: int = 0,
+) -> TrialState:
     """The inputs of trial ``trial``: values for the outer scalars ``scalars`` (name: type),
     sizes of the declared ``objects`` (name: (object, type, size)).
 
@@ -201,8 +220,9 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
     ``edge_rounds`` in all (0: unknown): when a type's pool is longer than half of
     them, its first ``edge_rounds // 2`` values (two passes of them)."""
     if edges is not None and edge_round >= 0:
-        return _edge_state(seed, edge_round, edge_rounds // 2, scalars, objects, restrict,
-                           finite, edges)
+        return _edge_state(
+            seed, edge_round, edge_rounds // 2, scalars, objects, restrict, finite, edges
+        )
     special_trial = trial % 8 in (3, 7) and not finite
     if trial % 5 == 4:
         memory_mode = MEDIUM if trial % 10 == 4 else WIDE
@@ -246,14 +266,16 @@ def make_state(seed: int, trial: int, scalars: dict[str, ct.CType],
 _EDGE_SALT = 0x6564676573  # edge rounds draw their other values apart from the trials'
 
 
-def _edge_state(seed: int, k: int, span: int, scalars, objects, restrict, finite: bool,
-                edges: EdgeValues) -> TrialState:
+def _edge_state(
+    seed: int, k: int, span: int, scalars, objects, restrict, finite: bool, edges: EdgeValues
+) -> TrialState:
     """Edge round ``k``: pointers to distinct objects (the random trials try aliasing);
     edge values for the scalars that do not index; for those that do, 1 or 2 in every
     round (a location read through them stays the same location, and meets every edge
     value)."""
-    st = make_state(mix(seed, _EDGE_SALT), k, scalars, objects, restrict, alias=False,
-                    finite=finite)
+    st = make_state(
+        mix(seed, _EDGE_SALT), k, scalars, objects, restrict, alias=False, finite=finite
+    )
     st.memory_mode = TINY if k % 2 == 0 else SMALL
     st.seed, st.edges, st.edge_round, st.edge_span, st.finite = seed, edges, k, span, finite
     st.trial = -1 - k  # what takes no edge value differs from trial k's too

@@ -84,13 +84,33 @@ class KernelVerdict:
 
     def as_dict(self) -> dict:
         """For JSON reports: every field, the tolerance as a dict (None: bit-exact)."""
-        out = {k: getattr(self, k) for k in ("index", "line", "function", "verdict",
-                                             "states_tried", "edge_rounds", "skipped",
-                                             "max_rel_error",
-                                             "message", "skip_reasons", "file", "seconds")}
-        out["tolerance"] = None if self.tolerance is None else {
-            "rel": self.tolerance.rel, "abs": self.tolerance.abs,
-            "rel_float": self.tolerance.rel_float, "abs_float": self.tolerance.abs_float}
+        out = {
+            k: getattr(self, k)
+            for k in (
+                "index",
+                "line",
+                "function",
+                "verdict",
+                "states_tried",
+                "edge_rounds",
+                "skipped",
+                "max_rel_error",
+                "message",
+                "skip_reasons",
+                "file",
+                "seconds",
+            )
+        }
+        out["tolerance"] = (
+            None
+            if self.tolerance is None
+            else {
+                "rel": self.tolerance.rel,
+                "abs": self.tolerance.abs,
+                "rel_float": self.tolerance.rel_float,
+                "abs_float": self.tolerance.abs_float,
+            }
+        )
         return out
 
 
@@ -112,6 +132,7 @@ class FileVerification:
 # ----------------------------------------------------------------------------------------------
 # tolerance
 
+
 def tolerance_for(options) -> Tolerance | None:
     """None (bit-exact) unless the options run a rule that can change a float result."""
     if any(r.fp_changing for r in rulesets_for(options)):
@@ -122,11 +143,19 @@ def tolerance_for(options) -> Tolerance | None:
 # ----------------------------------------------------------------------------------------------
 # one kernel
 
-def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS,
-                    seed: int = DEFAULT_SEED, tolerance: Tolerance | None = None,
-                    step_limit: int = DEFAULT_STEP_LIMIT, max_attempts: int | None = None,
-                    verdict: KernelVerdict | None = None,
-                    edges: EdgeValues | None = None) -> KernelVerdict:
+
+def verify_programs(
+    orig: Program,
+    new: Program,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None = None,
+    step_limit: int = DEFAULT_STEP_LIMIT,
+    max_attempts: int | None = None,
+    verdict: KernelVerdict | None = None,
+    edges: EdgeValues | None = None,
+) -> KernelVerdict:
     """Run both programs on random states until ``trials`` of them ran without undefined
     behaviour (or anything else that skips a state) in the original, and on the edge
     rounds of ``edges`` (the kernel's constants, ``edges.kernel_edges``; None: the type
@@ -144,8 +173,11 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
     v = verdict or KernelVerdict(0, 0, "", "pass")
     if tolerance is not None and (orig.uses_float or new.uses_float):
         # float rounding differences flow into double results: the float tolerance for all
-        tolerance = replace(tolerance, rel=max(tolerance.rel, tolerance.rel_float),
-                            abs=max(tolerance.abs, tolerance.abs_float))
+        tolerance = replace(
+            tolerance,
+            rel=max(tolerance.rel, tolerance.rel_float),
+            abs=max(tolerance.abs, tolerance.abs_float),
+        )
     v.tolerance = tolerance
     finite = tolerance is not None
     scalars = {n: t for n, (_s, t) in new.outer_vars.items()}
@@ -163,8 +195,17 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
     while True:
         random = good < trials and (trial < attempts or good > 0 and trial < more)
         if edge_round < rounds and (edge_round < trial or not random):
-            state = make_state(seed, 0, scalars, objects, restrict, finite=finite, edges=edges,
-                               edge_round=edge_round, edge_rounds=rounds)
+            state = make_state(
+                seed,
+                0,
+                scalars,
+                objects,
+                restrict,
+                finite=finite,
+                edges=edges,
+                edge_round=edge_round,
+                edge_rounds=rounds,
+            )
             edge_round += 1
             v.edge_rounds += 1
         elif random:  # random trials and edge rounds take turns
@@ -190,8 +231,10 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
             rn = execute(new, state, step_limit)
         except Trap as exc:
             v.verdict = "fail"
-            v.message = (f"{state.describe()}: the rewritten body has {exc.kind} where the "
-                         f"original has none: {exc.reason}")
+            v.message = (
+                f"{state.describe()}: the rewritten body has {exc.kind} where the "
+                f"original has none: {exc.reason}"
+            )
             break
         except (ArithmeticError, ValueError, TypeError, KeyError, RecursionError) as exc:
             v.verdict = "unsupported"
@@ -212,8 +255,10 @@ def verify_programs(orig: Program, new: Program, *, trials: int = DEFAULT_TRIALS
     elif v.verdict == "pass" and 2 * ub > v.states_tried:
         v.verdict = "weak"
         top = next(r for r, _n in reasons.most_common() if r.startswith(UB.kind))
-        v.message = (f"{ub} of {v.states_tried} states skipped for undefined behaviour in "
-                     f"the original (mostly {top[len(UB.kind) + 2:]}): few states compared")
+        v.message = (
+            f"{ub} of {v.states_tried} states skipped for undefined behaviour in "
+            f"the original (mostly {top[len(UB.kind) + 2 :]}): few states compared"
+        )
     return v
 
 
@@ -242,12 +287,22 @@ def _short(reason: str) -> str:
     return " ".join(out)[:80]
 
 
-def verify_kernels(orig: Kernel, orig_symbols: FileSymbols, new_body: c_ast.Node,
-                   new_scope: Scope, new_symbols: FileSymbols, *,
-                   defined: frozenset[str] = frozenset(), new_defined: frozenset[str] | None = None,
-                   trials: int = DEFAULT_TRIALS, seed: int = DEFAULT_SEED,
-                   tolerance: Tolerance | None = None, index: int = 0, file: str = "",
-                   step_limit: int = DEFAULT_STEP_LIMIT) -> KernelVerdict:
+def verify_kernels(
+    orig: Kernel,
+    orig_symbols: FileSymbols,
+    new_body: c_ast.Node,
+    new_scope: Scope,
+    new_symbols: FileSymbols,
+    *,
+    defined: frozenset[str] = frozenset(),
+    new_defined: frozenset[str] | None = None,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None = None,
+    index: int = 0,
+    file: str = "",
+    step_limit: int = DEFAULT_STEP_LIMIT,
+) -> KernelVerdict:
     """Validate ``new_body`` (resolved in ``new_scope``) against the kernel's own body."""
     start = time.perf_counter()
     v = KernelVerdict(index, orig.line, orig.function, "pass", tolerance=tolerance, file=file)
@@ -256,25 +311,41 @@ def verify_kernels(orig: Kernel, orig_symbols: FileSymbols, new_body: c_ast.Node
             v.verdict = "unchanged"
             return v
         try:
-            p_orig = compile_body(orig.loop.stmt, orig.scope, orig_symbols, defined,
-                                  orig.address_taken)
+            p_orig = compile_body(
+                orig.loop.stmt, orig.scope, orig_symbols, defined, orig.address_taken
+            )
         except NotModelled as exc:
             v.verdict, v.message = "unsupported", f"original: {exc}"
             return v
         try:
-            p_new = compile_body(new_body, new_scope, new_symbols,
-                                 defined if new_defined is None else new_defined,
-                                 orig.address_taken)
+            p_new = compile_body(
+                new_body,
+                new_scope,
+                new_symbols,
+                defined if new_defined is None else new_defined,
+                orig.address_taken,
+            )
         except InvalidC as exc:
             v.verdict, v.message = "fail", f"the rewritten body is not valid C: {exc}"
             return v
         except NotModelled as exc:
             v.verdict, v.message = "unsupported", f"rewritten: {exc}"
             return v
-        edges = kernel_edges([(orig.loop.stmt, orig.scope, orig_symbols),
-                              (new_body, new_scope, new_symbols)], defined, orig.address_taken)
-        return verify_programs(p_orig, p_new, trials=trials, seed=seed, tolerance=tolerance,
-                               step_limit=step_limit, verdict=v, edges=edges)
+        edges = kernel_edges(
+            [(orig.loop.stmt, orig.scope, orig_symbols), (new_body, new_scope, new_symbols)],
+            defined,
+            orig.address_taken,
+        )
+        return verify_programs(
+            p_orig,
+            p_new,
+            trials=trials,
+            seed=seed,
+            tolerance=tolerance,
+            step_limit=step_limit,
+            verdict=v,
+            edges=edges,
+        )
     finally:
         v.seconds = time.perf_counter() - start
 
@@ -286,8 +357,9 @@ def _text(node: c_ast.Node) -> str:
 _PARSER: c_parser.CParser | None = None
 # a string or character literal (kept), or a comment (gone: statements accsat prints as
 # the user wrote them keep his comments, which pycparser does not read)
-_COMMENT = re.compile(r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/""",
-                      re.DOTALL)
+_COMMENT = re.compile(
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/""", re.DOTALL
+)
 
 
 def parse_body(text: str, scope: Scope) -> c_ast.Compound:
@@ -315,10 +387,19 @@ def parse_body(text: str, scope: Scope) -> c_ast.Compound:
     return fn.body
 
 
-def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, options=None, *,
-                defined: frozenset[str] = frozenset(), trials: int = DEFAULT_TRIALS,
-                seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
-                file: str = "", index: int = 0) -> KernelVerdict:
+def verify_body(
+    kernel: Kernel,
+    symbols: FileSymbols,
+    new_body_text: str,
+    options=None,
+    *,
+    defined: frozenset[str] = frozenset(),
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None | str = "auto",
+    file: str = "",
+    index: int = 0,
+) -> KernelVerdict:
     """Validate the body text accsat printed for ``kernel`` (the pipeline's hook).
 
     ``symbols`` and ``defined`` (the functions the file defines) are the file's, as
@@ -330,31 +411,61 @@ def verify_body(kernel: Kernel, symbols: FileSymbols, new_body_text: str, option
     try:
         body = parse_body(new_body_text, kernel.scope)
     except AccsatError as exc:
-        return KernelVerdict(index, kernel.line, kernel.function, "fail", message=str(exc),
-                             file=file, tolerance=tolerance)
-    return verify_kernels(kernel, symbols, body, kernel.scope, symbols, defined=defined,
-                          trials=trials, seed=seed, tolerance=tolerance, index=index, file=file)
+        return KernelVerdict(
+            index,
+            kernel.line,
+            kernel.function,
+            "fail",
+            message=str(exc),
+            file=file,
+            tolerance=tolerance,
+        )
+    return verify_kernels(
+        kernel,
+        symbols,
+        body,
+        kernel.scope,
+        symbols,
+        defined=defined,
+        trials=trials,
+        seed=seed,
+        tolerance=tolerance,
+        index=index,
+        file=file,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
 # whole files
 
+
 def unresolved(v: KernelVerdict) -> bool:
     """A body that did not parse or named something undeclared: perhaps a macro or a
     comment of the user's (only the preprocessor knows what they are)."""
-    return any(m in v.message for m in ("cannot parse the rewritten body",
-                                        "the rewritten body is not valid C"))
+    return any(
+        m in v.message
+        for m in ("cannot parse the rewritten body", "the rewritten body is not valid C")
+    )
 
 
 def _header(k: Kernel) -> str:
     loop = k.loop
-    return " ; ".join(_GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond,
-                                                                       loop.next))
+    return " ; ".join(
+        _GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond, loop.next)
+    )
 
 
-def verify_file(original: Path, rewritten_text: str, options, *, trials: int = DEFAULT_TRIALS,
-                seed: int = DEFAULT_SEED, tolerance: Tolerance | None | str = "auto",
-                original_text: str | None = None, reparse: bool = False) -> FileVerification:
+def verify_file(
+    original: Path,
+    rewritten_text: str,
+    options,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None | str = "auto",
+    original_text: str | None = None,
+    reparse: bool = False,
+) -> FileVerification:
     """Validate every kernel of ``rewritten_text`` against ``original``.
 
     The kernels of the two texts are matched by position. When the rewritten
@@ -381,48 +492,110 @@ def verify_file(original: Path, rewritten_text: str, options, *, trials: int = D
         verdicts = []
         for i, (k, (text, span)) in enumerate(zip(ko, bodies, strict=True)):
             if span is None or text == _written(orig_text, k):
-                verdicts.append(KernelVerdict(i, k.line, k.function, "unchanged", file=file,
-                                              tolerance=tolerance))
+                verdicts.append(
+                    KernelVerdict(
+                        i, k.line, k.function, "unchanged", file=file, tolerance=tolerance
+                    )
+                )
                 continue
             try:
                 body = parse_body(text, k.scope)
             except AccsatError as exc:
-                verdicts.append(KernelVerdict(i, k.line, k.function, "fail", file=file,
-                                              tolerance=tolerance, message=str(exc)))
+                verdicts.append(
+                    KernelVerdict(
+                        i,
+                        k.line,
+                        k.function,
+                        "fail",
+                        file=file,
+                        tolerance=tolerance,
+                        message=str(exc),
+                    )
+                )
                 continue
-            verdicts.append(verify_kernels(k, so, body, k.scope, so, defined=defined_o,
-                                           trials=trials, seed=seed, tolerance=tolerance,
-                                           index=i, file=file))
+            verdicts.append(
+                verify_kernels(
+                    k,
+                    so,
+                    body,
+                    k.scope,
+                    so,
+                    defined=defined_o,
+                    trials=trials,
+                    seed=seed,
+                    tolerance=tolerance,
+                    index=i,
+                    file=file,
+                )
+            )
         failed = [v.index for v in verdicts if v.verdict == "fail"]
         if any(unresolved(verdicts[i]) for i in failed):
             # a body printed partly as the user wrote it may use his macros: preprocess
-            return verify_file(original, rewritten_text, options, trials=trials, seed=seed,
-                               tolerance=tolerance, original_text=orig_text, reparse=True)
+            return verify_file(
+                original,
+                rewritten_text,
+                options,
+                trials=trials,
+                seed=seed,
+                tolerance=tolerance,
+                original_text=orig_text,
+                reparse=True,
+            )
         pieces = [(bodies[i][1][0], bodies[i][1][1], _written(orig_text, ko[i])) for i in failed]
         return FileVerification(verdicts, _splice(rewritten_text, pieces), failed)
     with tempfile.TemporaryDirectory(prefix="accsat-verify-") as tmp:
         path = Path(tmp) / original.name
         path.write_bytes(rewritten_text.encode("utf-8", "surrogateescape"))
         flags = tuple(popts.flags) + ("-iquote", str(original.resolve().parent))
-        new = load(path, replace(popts, flags=flags), text=rewritten_text,
-                   main=options.line_directives or str(path), cache=False)
+        new = load(
+            path,
+            replace(popts, flags=flags),
+            text=rewritten_text,
+            main=options.line_directives or str(path),
+            cache=False,
+        )
     kn, sn, defined_n = new.kernels, new.symbols, new.defined
     verdicts = []
     if len(ko) != len(kn):
         msg = f"cannot match kernels: {len(ko)} in the original, {len(kn)} in the rewritten text"
-        verdicts = [KernelVerdict(i, k.line, k.function, "fail", message=msg, file=file,
-                                  tolerance=tolerance) for i, k in enumerate(ko)]
+        verdicts = [
+            KernelVerdict(
+                i, k.line, k.function, "fail", message=msg, file=file, tolerance=tolerance
+            )
+            for i, k in enumerate(ko)
+        ]
         return FileVerification(verdicts, orig_text, list(range(len(ko))))
     for i, (a, b) in enumerate(zip(ko, kn, strict=True)):
         if a.function != b.function or _header(a) != _header(b):
-            verdicts.append(KernelVerdict(
-                i, a.line, a.function, "fail", file=file, tolerance=tolerance,
-                message=f"cannot match kernels: the rewritten file's kernel {i + 1} is "
-                        f"'for ({_header(b)})' in {b.function}()"))
+            verdicts.append(
+                KernelVerdict(
+                    i,
+                    a.line,
+                    a.function,
+                    "fail",
+                    file=file,
+                    tolerance=tolerance,
+                    message=f"cannot match kernels: the rewritten file's kernel {i + 1} is "
+                    f"'for ({_header(b)})' in {b.function}()",
+                )
+            )
             continue
-        verdicts.append(verify_kernels(a, so, b.loop.stmt, b.scope, sn, defined=defined_o,
-                                       new_defined=defined_n, trials=trials, seed=seed,
-                                       tolerance=tolerance, index=i, file=file))
+        verdicts.append(
+            verify_kernels(
+                a,
+                so,
+                b.loop.stmt,
+                b.scope,
+                sn,
+                defined=defined_o,
+                new_defined=defined_n,
+                trials=trials,
+                seed=seed,
+                tolerance=tolerance,
+                index=i,
+                file=file,
+            )
+        )
     text, reverted = _restore(orig_text, rewritten_text, ko, kn, verdicts)
     return FileVerification(verdicts, text, reverted)
 
@@ -431,7 +604,7 @@ def _written(text: str, k: Kernel) -> str:
     """The body of ``k`` as written in ``text`` (a kernel mapped to the source)."""
     span = k.span
     assert isinstance(span, BodySpan)
-    return text[span.start:span.end]
+    return text[span.start : span.end]
 
 
 def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
@@ -452,8 +625,8 @@ def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
         new = sm_n.loop_body(k.line + delta, nth, len(fors))
         if not isinstance(new, BodySpan):
             return None
-        out.append((new_text[new.start:new.end], (new.start, new.end)))
-        pieces.append((new.start, new.end, orig_text[span.start:span.end]))
+        out.append((new_text[new.start : new.end], (new.start, new.end)))
+        pieces.append((new.start, new.end, orig_text[span.start : span.end]))
         delta += (new.last_line - new.first_line) - (span.last_line - span.first_line)
     if _splice(new_text, pieces) != orig_text:
         return None
@@ -464,8 +637,9 @@ def _splice(text: str, pieces: list[tuple[int, int, str]]) -> str:
     return splice(text, [Replacement(start, end, piece, 0) for start, end, piece in pieces])
 
 
-def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
-             verdicts: list[KernelVerdict]) -> tuple[str, list[int]]:
+def _restore(
+    orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel], verdicts: list[KernelVerdict]
+) -> tuple[str, list[int]]:
     failed = [v.index for v in verdicts if v.verdict == "fail"]
     if not failed:
         return new_text, []
@@ -474,7 +648,7 @@ def _restore(orig_text: str, new_text: str, ko: list[Kernel], kn: list[Kernel],
         a, b = ko[i].span, kn[i].span
         if not isinstance(a, BodySpan) or not isinstance(b, BodySpan):
             return orig_text, list(range(len(ko)))  # cannot locate it: keep the whole original
-        pieces.append((b.start, b.end, orig_text[a.start:a.end]))
+        pieces.append((b.start, b.end, orig_text[a.start : a.end]))
     return _splice(new_text, pieces), failed
 
 
@@ -483,8 +657,17 @@ def format_table(verdicts: list[KernelVerdict], title: str = "") -> str:
     rows = [("kernel", "function", "states", "skipped", "max rel err", "compare", "verdict")]
     for v in verdicts:
         err = "-" if v.verdict in ("unchanged", "unsupported") else f"{v.max_rel_error:.2g}"
-        rows.append((v.location(), v.function, str(v.states_tried), str(v.skipped), err,
-                     "exact" if v.tolerance is None else "tol", v.verdict))
+        rows.append(
+            (
+                v.location(),
+                v.function,
+                str(v.states_tried),
+                str(v.skipped),
+                err,
+                "exact" if v.tolerance is None else "tol",
+                v.verdict,
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = [title] if title else []
     for r in rows:

@@ -16,39 +16,142 @@ from .fpflags import exact_because
 LAUNCHERS = frozenset({"ccache", "sccache", "distcc", "icecc", "buildcache", "pump"})
 
 # options whose value may be the next argument (gcc, clang, nvc spellings)
-SEPARATE = frozenset({
-    "-o", "-x", "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote", "-idirafter",
-    "-iprefix", "-iwithprefix", "-iwithprefixbefore", "-isysroot", "-imultilib", "-MF", "-MT",
-    "-MQ", "-MJ", "-L", "-l", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang", "-mllvm",
-    "-Xopenmp-target", "-aux-info", "-u", "-T", "-e", "-z", "-A", "-B", "--param", "-dumpbase",
-    "-dumpbase-ext", "-dumpdir", "-wrapper", "-Tbss", "-Tdata", "-Ttext", "-arch", "-target",
-    "--sysroot", "-working-directory", "-ivfsoverlay", "-resource-dir", "-include-pch",
-    "-serialize-diagnostics", "-cxx-isystem", "-F", "-framework", "-rpath", "-install_name",
-    "--serialize-diagnostics", "-Xcuda-ptxas", "-Xcuda-fatbinary", "-Xarch_host",
-    "-Xarch_device", "-Xoffload-linker",
-})
+SEPARATE = frozenset(
+    {
+        "-o",
+        "-x",
+        "-I",
+        "-D",
+        "-U",
+        "-include",
+        "-imacros",
+        "-isystem",
+        "-iquote",
+        "-idirafter",
+        "-iprefix",
+        "-iwithprefix",
+        "-iwithprefixbefore",
+        "-isysroot",
+        "-imultilib",
+        "-MF",
+        "-MT",
+        "-MQ",
+        "-MJ",
+        "-L",
+        "-l",
+        "-Xlinker",
+        "-Xassembler",
+        "-Xpreprocessor",
+        "-Xclang",
+        "-mllvm",
+        "-Xopenmp-target",
+        "-aux-info",
+        "-u",
+        "-T",
+        "-e",
+        "-z",
+        "-A",
+        "-B",
+        "--param",
+        "-dumpbase",
+        "-dumpbase-ext",
+        "-dumpdir",
+        "-wrapper",
+        "-Tbss",
+        "-Tdata",
+        "-Ttext",
+        "-arch",
+        "-target",
+        "--sysroot",
+        "-working-directory",
+        "-ivfsoverlay",
+        "-resource-dir",
+        "-include-pch",
+        "-serialize-diagnostics",
+        "-cxx-isystem",
+        "-F",
+        "-framework",
+        "-rpath",
+        "-install_name",
+        "--serialize-diagnostics",
+        "-Xcuda-ptxas",
+        "-Xcuda-fatbinary",
+        "-Xarch_host",
+        "-Xarch_device",
+        "-Xoffload-linker",
+    }
+)
 
 # any of these makes the whole call pass through (it compiles nothing, or only preprocesses)
-PASS_EXACT = frozenset({
-    "-E", "-M", "-MM", "--version", "-v", "-V", "-dumpversion", "-dumpfullversion",
-    "-dumpmachine", "-dumpspecs", "-###", "--help", "--target-help", "-fsyntax-only",
-    "-dryrun", "-show", "--verbose",
-})
+PASS_EXACT = frozenset(
+    {
+        "-E",
+        "-M",
+        "-MM",
+        "--version",
+        "-v",
+        "-V",
+        "-dumpversion",
+        "-dumpfullversion",
+        "-dumpmachine",
+        "-dumpspecs",
+        "-###",
+        "--help",
+        "--target-help",
+        "-fsyntax-only",
+        "-dryrun",
+        "-show",
+        "--verbose",
+    }
+)
 PASS_PREFIX = ("-print-", "--print-", "--help=")
 
 # preprocessing flags accsat's own cpp run gets (joined or followed by their value)
-CPP_SEPARATE = frozenset({"-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
-                          "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
-                          "-Xpreprocessor"})
-CPP_EXACT = frozenset({"-ansi", "-pthread", "-undef", "-trigraphs", "-ffast-math",
-                       "-fno-fast-math", "-ffinite-math-only", "-fno-finite-math-only",
-                       "-fno-math-errno", "-fmath-errno", "-funsigned-char", "-fsigned-char",
-                       "-fno-unsigned-char", "-fno-signed-char", "-fgnu89-inline",
-                       "-fno-gnu89-inline", "-fshort-wchar"})
+CPP_SEPARATE = frozenset(
+    {
+        "-I",
+        "-D",
+        "-U",
+        "-include",
+        "-imacros",
+        "-isystem",
+        "-iquote",
+        "-idirafter",
+        "-iprefix",
+        "-iwithprefix",
+        "-iwithprefixbefore",
+        "-Xpreprocessor",
+    }
+)
+CPP_EXACT = frozenset(
+    {
+        "-ansi",
+        "-pthread",
+        "-undef",
+        "-trigraphs",
+        "-ffast-math",
+        "-fno-fast-math",
+        "-ffinite-math-only",
+        "-fno-finite-math-only",
+        "-fno-math-errno",
+        "-fmath-errno",
+        "-funsigned-char",
+        "-fsigned-char",
+        "-fno-unsigned-char",
+        "-fno-signed-char",
+        "-fgnu89-inline",
+        "-fno-gnu89-inline",
+        "-fshort-wchar",
+    }
+)
 CPP_PREFIX = ("-std=", "-Wp,", "-O")
 
-COLOR_FLAGS = ("-fdiagnostics-color", "-fno-diagnostics-color", "-fcolor-diagnostics",
-               "-fno-color-diagnostics")
+COLOR_FLAGS = (
+    "-fdiagnostics-color",
+    "-fno-diagnostics-color",
+    "-fcolor-diagnostics",
+    "-fno-color-diagnostics",
+)
 
 C_SUFFIXES = (".c",)  # .C is C++ to gcc
 
@@ -99,12 +202,15 @@ def split_compiler(argv: list[str]) -> tuple[list[str], str, list[str]]:
         launcher.append(argv[i])
         i += 1
     if i >= len(argv):
-        raise UsageError("no compiler given (usage: accsat-cc COMPILER [ARGS...]; "
-                         "see accsat-cc --help)")
+        raise UsageError(
+            "no compiler given (usage: accsat-cc COMPILER [ARGS...]; see accsat-cc --help)"
+        )
     if argv[i].startswith("-"):
-        raise UsageError(f"the first argument must be the compiler, not '{argv[i]}' "
-                         "(usage: accsat-cc COMPILER [ARGS...]; see accsat-cc --help)")
-    return launcher, argv[i], argv[i + 1:]
+        raise UsageError(
+            f"the first argument must be the compiler, not '{argv[i]}' "
+            "(usage: accsat-cc COMPILER [ARGS...]; see accsat-cc --help)"
+        )
+    return launcher, argv[i], argv[i + 1 :]
 
 
 def expand_response_files(args: list[str], depth: int = 0) -> list[str]:
@@ -166,8 +272,9 @@ def classify(argv: list[str]) -> Invocation:
             inv.openacc = True
         elif a in ("-fno-openacc", "-noacc"):
             inv.openacc = False
-        elif a in ("-fopenmp", "-mp", "-qopenmp", "-fiopenmp", "-openmp") or \
-                a.startswith(("-fopenmp=", "-mp=")):
+        elif a in ("-fopenmp", "-mp", "-qopenmp", "-fiopenmp", "-openmp") or a.startswith(
+            ("-fopenmp=", "-mp=")
+        ):
             inv.openmp = True
         elif a in ("-fno-openmp", "-nomp", "-qno-openmp"):
             inv.openmp = False
@@ -185,9 +292,12 @@ def classify(argv: list[str]) -> Invocation:
             continue
         if a in CPP_SEPARATE and value is not None and not value.startswith("-M"):
             inv.cpp_flags += [a, value]
-        elif (a in CPP_EXACT or a.startswith(CPP_PREFIX)
-              or (a[:2] in ("-I", "-D", "-U") and len(a) > 2)
-              or (a.startswith("-march=") and family in ("gcc", "clang"))):
+        elif (
+            a in CPP_EXACT
+            or a.startswith(CPP_PREFIX)
+            or (a[:2] in ("-I", "-D", "-U") and len(a) > 2)
+            or (a.startswith("-march=") and family in ("gcc", "clang"))
+        ):
             inv.cpp_flags.append(a)
         if takes_next:
             i += 2

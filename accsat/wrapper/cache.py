@@ -74,8 +74,11 @@ def _files() -> list[tuple[str, Path]]:
     from ..resources import data_dir
 
     # the wrapper and the sweep harness never change what a rewrite produces
-    roots = [("accsat", Path(__file__).resolve().parent.parent, ("wrapper", "sweep")),
-             ("rules", data_dir("rules"), ()), ("cost_models", data_dir("cost_models"), ())]
+    roots = [
+        ("accsat", Path(__file__).resolve().parent.parent, ("wrapper", "sweep")),
+        ("rules", data_dir("rules"), ()),
+        ("cost_models", data_dir("cost_models"), ()),
+    ]
     out = []
     for label, root, skip in roots:
         for dirpath, dirnames, filenames in os.walk(root):
@@ -210,7 +213,8 @@ def renamed(entry: dict, old: str, new: str) -> dict:
     quoted_old, quoted_new = c_string(old), c_string(new)
     if isinstance(out.get("text"), str):
         out["text"] = _MARKER.sub(
-            lambda m: m[1] + quoted_new if f'"{m[2]}"' == quoted_old else m[0], out["text"])
+            lambda m: m[1] + quoted_new if f'"{m[2]}"' == quoted_old else m[0], out["text"]
+        )
     file_old, file_new = str(readable(old)), str(readable(new))
     if isinstance(out.get("kernels"), list):
         out["kernels"] = [
@@ -219,7 +223,7 @@ def renamed(entry: dict, old: str, new: str) -> dict:
         ]
     error = out.get("error")
     if isinstance(error, str) and error.startswith(file_old + ":"):
-        out["error"] = file_new + error[len(file_old):]
+        out["error"] = file_new + error[len(file_old) :]
     return out
 
 
@@ -344,8 +348,7 @@ def locked_stats(folder: Path) -> Iterator[dict]:
         before = dict(stats)
         yield stats
         if stats != before:
-            write_atomically(folder / STATS, json.dumps(stats, sort_keys=True) + "\n",
-                             mode=0o600)
+            write_atomically(folder / STATS, json.dumps(stats, sort_keys=True) + "\n", mode=0o600)
     finally:
         os.close(fd)
 

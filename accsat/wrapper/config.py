@@ -27,8 +27,17 @@ from ..options import Options
 from ..settings import NO_LIMIT, Flag, Seconds, Setting, Text, build, declared, setting
 
 PROG = "accsat-cc"  # how the wrapper names itself in every message
-_UNITS = {"": 1, "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,
-          "ki": 2**10, "mi": 2**20, "gi": 2**30, "ti": 2**40}
+_UNITS = {
+    "": 1,
+    "k": 10**3,
+    "m": 10**6,
+    "g": 10**9,
+    "t": 10**12,
+    "ki": 2**10,
+    "mi": 2**20,
+    "gi": 2**30,
+    "ti": 2**40,
+}
 _SIZE = re.compile(r"(\d+(?:\.\d*)?)\s*([kmgt]i?)?b?", re.IGNORECASE)
 __all__ = ["NO_LIMIT", "PROG", "SETTINGS", "Config", "Settings", "read_settings"]
 
@@ -112,42 +121,69 @@ class Config:
 
     disable: bool = _wrapper(False, "run the compiler untouched (pure pass-through)", parse_bool)
     strict: bool = _wrapper(
-        False, "fail (exit 1) instead of compiling the original when accsat fails on a file",
-        parse_bool)
+        False,
+        "fail (exit 1) instead of compiling the original when accsat fails on a file",
+        parse_bool,
+    )
     verbose: bool = _wrapper(
-        False, "one line per file: kernels rewritten, from the cache; one line when the "
-        "compiler's floating-point flags make the rewrite exact (ACCSAT_FP_EXACT)", parse_bool)
-    report: str | None = _wrapper(None, "append one JSON object per kernel (JSON Lines)",
-                                  parse_path)
-    keep: str | None = _wrapper(None, "keep each rewritten source as DIR/<its absolute path>",
-                                parse_path, metavar="DIR")
-    timeout: float = _wrapper(300.0, "seconds the rewrite of one file may take; inf: no limit",
-                              parse_seconds)
+        False,
+        "one line per file: kernels rewritten, from the cache; one line when the "
+        "compiler's floating-point flags make the rewrite exact (ACCSAT_FP_EXACT)",
+        parse_bool,
+    )
+    report: str | None = _wrapper(
+        None, "append one JSON object per kernel (JSON Lines)", parse_path
+    )
+    keep: str | None = _wrapper(
+        None, "keep each rewritten source as DIR/<its absolute path>", parse_path, metavar="DIR"
+    )
+    timeout: float = _wrapper(
+        300.0, "seconds the rewrite of one file may take; inf: no limit", parse_seconds
+    )
     cache: bool = _wrapper(True, "keep rewrites in the cache", parse_bool)
     # where the cache is; None: no cache (also with cache off)
-    cache_dir: Path | None = _wrapper(None, "the cache folder, from $XDG_CACHE_HOME or ~/.cache",
-                                      parse_folder, compute=default_cache_dir)
+    cache_dir: Path | None = _wrapper(
+        None,
+        "the cache folder, from $XDG_CACHE_HOME or ~/.cache",
+        parse_folder,
+        compute=default_cache_dir,
+    )
     cache_max: int = _wrapper(
-        1_000_000_000, "cache size limit, least recently used entries go first (0: unlimited)",
-        parse_size, show=show_size)
+        1_000_000_000,
+        "cache size limit, least recently used entries go first (0: unlimited)",
+        parse_size,
+        show=show_size,
+    )
     log: str | None = _wrapper(None, "append a debug log: one line per event", parse_path)
     events: str | None = _wrapper(
-        None, "append the events of log as JSON Lines, for programs (accsat bench and accsat "
-        "tune count from it the files compiled as written)", parse_path)
+        None,
+        "append the events of log as JSON Lines, for programs (accsat bench and accsat "
+        "tune count from it the files compiled as written)",
+        parse_path,
+    )
     profile: str | None = _wrapper(
-        None, "build programs that append each kernel's launches and seconds to PATH at exit "
-        "(JSON Lines; also with disable = true: timers, no rewrite)", parse_path)
+        None,
+        "build programs that append each kernel's launches and seconds to PATH at exit "
+        "(JSON Lines; also with disable = true: timers, no rewrite)",
+        parse_path,
+    )
     tune: str | None = _wrapper(
-        None, "a tuning database (accsat tune): each kernel the config chosen for it",
-        parse_path)
+        None, "a tuning database (accsat tune): each kernel the config chosen for it", parse_path
+    )
     build_dir: str | None = _wrapper(
-        None, "the directory kernels are named from in profiles and tuning databases "
-        "(default: the database's folder, else the current one)", parse_path)
+        None,
+        "the directory kernels are named from in profiles and tuning databases "
+        "(default: the database's folder, else the current one)",
+        parse_path,
+    )
     server: bool = _wrapper(
-        True, "rewrite in this user's compile server (started on demand, exits when idle)",
-        parse_bool)
-    server_idle: float = _wrapper(600.0, "seconds the compile server waits for work before "
-                                  "it exits", parse_seconds)
+        True,
+        "rewrite in this user's compile server (started on demand, exits when idle)",
+        parse_bool,
+    )
+    server_idle: float = _wrapper(
+        600.0, "seconds the compile server waits for work before it exits", parse_seconds
+    )
     # the rewrite's settings: each file's Options but for its preprocessing and name
     rewrite_settings: Options = Options()
     # not a setting: False when disable = true only keeps the timers of ``profile`` in

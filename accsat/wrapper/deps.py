@@ -52,12 +52,12 @@ def _first_rule(text: str) -> tuple[list[str], list[str], str] | None:
         n += 1
     if n >= len(lines):
         return None
-    joined = " ".join(line[:-1] if i < n else line for i, line in enumerate(lines[:n + 1]))
+    joined = " ".join(line[:-1] if i < n else line for i, line in enumerate(lines[: n + 1]))
     tokens = _TOKEN.findall(joined)
     for i, tok in enumerate(tokens):
         if tok.endswith(":"):
             targets = [*tokens[:i], tok[:-1]] if tok != ":" else tokens[:i]
-            return [t for t in targets if t], tokens[i + 1:], "\n".join(lines[n + 1:])
+            return [t for t in targets if t], tokens[i + 1 :], "\n".join(lines[n + 1 :])
     return None
 
 
@@ -126,8 +126,9 @@ def rewrap(text: str, style: str) -> str:
     return first + "\n" + rest
 
 
-def fix(files: list[str], marker: str, prefixes: list[tuple[str, str]], since: float,
-        style: str) -> None:
+def fix(
+    files: list[str], marker: str, prefixes: list[tuple[str, str]], since: float, style: str
+) -> None:
     """In each of ``files`` changed since ``since`` that mentions ``marker`` (the
     private folder), replace each (temporary, original) folder prefix; then wrap
     the first rule as the compiler (``style``: gcc, clang or other) does."""

@@ -156,8 +156,10 @@ class Build:
         if self.cache is None or self.cache.problem is None or self.cache_said:
             return None
         self.cache_said = True
-        line = (f"{PROG}: cannot write the cache in {self.cache.folder}: {self.cache.problem};"
-                " going on without it")
+        line = (
+            f"{PROG}: cannot write the cache in {self.cache.folder}: {self.cache.problem};"
+            " going on without it"
+        )
         self.log("cache-error", self.cache.problem)
         first = first_to_say(self.cache.folder, self.cache.problem)
         self.cache = None
@@ -206,19 +208,27 @@ class Build:
         result = rewrite(str(path), options, self.cfg.timeout, self.cfg)
         seconds = time.perf_counter() - t
         self.count("rewrite_seconds", seconds)
-        what = (f"failed: {result.error}" if result.error is not None else
-                f"{result.rewritten} of {len(result.kernels)} kernels rewritten")
+        what = (
+            f"failed: {result.error}"
+            if result.error is not None
+            else f"{result.rewritten} of {len(result.kernels)} kernels rewritten"
+        )
         self.log("rewrite", f"{src.path}: {what} ({seconds:.3f} s)")
         if self.cache is not None and result.cacheable:
-            self.added += self.cache.put(k, {**result.entry(), "seconds": round(seconds, 3)},
-                                         src.path)
+            self.added += self.cache.put(
+                k, {**result.entry(), "seconds": round(seconds, 3)}, src.path
+            )
         return result, False
 
     # -- the command ---------------------------------------------------------------------------
     def color(self) -> list[str]:
         """Output is captured: ask for the colours the compiler would have used on a terminal."""
-        if (self.inv.gnu_like and not self.inv.color_given and sys.stderr.isatty()
-                and os.environ.get("TERM") != "dumb"):
+        if (
+            self.inv.gnu_like
+            and not self.inv.color_given
+            and sys.stderr.isatty()
+            and os.environ.get("TERM") != "dumb"
+        ):
             return ["-fdiagnostics-color=always"]
         return []
 
@@ -263,11 +273,16 @@ class Build:
                     return 1
                 warnings.append(f"{PROG}: {outcome.error}; compiling the original")
                 continue
-            warnings += [f"{PROG}: {k['file']}:{k['line']}: {k['reason']}" for k in outcome.kernels
-                         if (k.get("verification") or {}).get("verdict") == "fail"]
+            warnings += [
+                f"{PROG}: {k['file']}:{k['line']}: {k['reason']}"
+                for k in outcome.kernels
+                if (k.get("verification") or {}).get("verdict") == "fail"
+            ]
             if cfg.verbose:
-                say(f"{PROG}: {src.path}: {outcome.rewritten} of {len(outcome.kernels)} kernels "
-                    f"rewritten ({cfg.rewrite_settings.variant}{', cached' if cached else ''})")
+                say(
+                    f"{PROG}: {src.path}: {outcome.rewritten} of {len(outcome.kernels)} kernels "
+                    f"rewritten ({cfg.rewrite_settings.variant}{', cached' if cached else ''})"
+                )
             if outcome.rewritten:
                 if cfg.keep:
                     keep(cfg.keep, src.path, outcome.text or "")
@@ -283,8 +298,9 @@ class Build:
             self.finish(outcomes)
             if not warnings:
                 return EXEC
-            rc, out, err = run_compiler([*inv.launcher, inv.compiler, *self.color(), *inv.args],
-                                        capture=True)
+            rc, out, err = run_compiler(
+                [*inv.launcher, inv.compiler, *self.color(), *inv.args], capture=True
+            )
             if rc == 0:
                 for w in warnings:
                     say(w)
@@ -317,11 +333,20 @@ class Build:
             return rc
         if rc == 0:
             if inv.deps:
-                prefixes = [(os.path.dirname(p) + "/",
-                             os.path.dirname(s.path) + "/" if os.path.dirname(s.path) else "")
-                            for s, _, p in done]
-                deps.fix(deps.candidates(inv.dep_file, inv.output), work.marker,
-                         prefixes, self.start - 1, inv.family)
+                prefixes = [
+                    (
+                        os.path.dirname(p) + "/",
+                        os.path.dirname(s.path) + "/" if os.path.dirname(s.path) else "",
+                    )
+                    for s, _, p in done
+                ]
+                deps.fix(
+                    deps.candidates(inv.dep_file, inv.output),
+                    work.marker,
+                    prefixes,
+                    self.start - 1,
+                    inv.family,
+                )
             self.finish(outcomes)
             for w in warnings:
                 say(w)
@@ -337,7 +362,10 @@ class Build:
                 self.log.fallback(s.path, reason)
                 for k in o.kernels:
                     if k.get("status") == "rewritten":
-                        k["status"], k["reason"] = "unchanged", reason + " (the original was compiled)"
+                        k["status"], k["reason"] = (
+                            "unchanged",
+                            reason + " (the original was compiled)",
+                        )
             self.finish(outcomes)
             if cfg.verbose or cfg.strict:
                 sys.stderr.buffer.write(err)

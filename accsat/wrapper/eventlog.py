@@ -41,8 +41,13 @@ class EventLog:
         if self.path is not None:
             self._text(f"{stamp} accsat-cc[{os.getpid()}] {event} {details}".rstrip() + "\n")
         if self.events is not None:
-            record = {"time": stamp, "pid": os.getpid(), "event": event, "details": details,
-                      **fields}
+            record = {
+                "time": stamp,
+                "pid": os.getpid(),
+                "event": event,
+                "details": details,
+                **fields,
+            }
             try:
                 append_jsonl(self.events, [record])
             except OSError as exc:
@@ -51,8 +56,9 @@ class EventLog:
 
     def fallback(self, file: str | None, reason: str) -> None:
         """``file`` (None: every file of the call) is compiled as written, for ``reason``."""
-        self(FALLBACK, f"{file}: {reason}" if file is not None else reason, file=file,
-             reason=reason)
+        self(
+            FALLBACK, f"{file}: {reason}" if file is not None else reason, file=file, reason=reason
+        )
 
     def _text(self, line: str) -> None:
         try:
@@ -70,4 +76,3 @@ class EventLog:
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None
-

@@ -123,11 +123,18 @@ def settings_text() -> str:
     own = [s for s in SETTINGS if s.stage == "wrapper"]
     rewrite = [s for s in SETTINGS if s.stage != "wrapper"]
     lines = _rows(own)
-    lines += ["", "  The rewrite's settings, as accsat rewrite's options (ACCSAT_FP_EXACT=1 is",
-              "  --fp-exact, ACCSAT_MAX_NODES=N is --max-nodes N, ACCSAT_ILP=0 is --no-ilp):"]
+    lines += [
+        "",
+        "  The rewrite's settings, as accsat rewrite's options (ACCSAT_FP_EXACT=1 is",
+        "  --fp-exact, ACCSAT_MAX_NODES=N is --max-nodes N, ACCSAT_ILP=0 is --no-ilp):",
+    ]
     lines += _rows(rewrite)
     return "\n".join(lines) + "\n"
 
 
 def help_text() -> str:
-    return INTRO.replace("@CONFIG@", str(config_file() or "~/.config/accsat/accsat.toml")) + settings_text() + OUTRO
+    return (
+        INTRO.replace("@CONFIG@", str(config_file() or "~/.config/accsat/accsat.toml"))
+        + settings_text()
+        + OUTRO
+    )

@@ -17,8 +17,13 @@ from . import cache
 from .config import PROG, SETTINGS, Settings, read_settings
 
 # ccache's names of the same commands
-ALIASES = {"-s": "--stats", "--show-stats": "--stats", "-z": "--zero-stats", "-C": "--clear",
-           "-p": "--show-config"}
+ALIASES = {
+    "-s": "--stats",
+    "--show-stats": "--stats",
+    "-z": "--zero-stats",
+    "-C": "--clear",
+    "-p": "--show-config",
+}
 COMMANDS = ("--stats", "--zero-stats", "--clear", "--show-config", "--stop-server", *ALIASES)
 
 

@@ -97,8 +97,7 @@ def read_answer(data: bytes, status: int, path: str) -> dict:
 def outcome_of(answer: dict, path: str) -> Outcome:
     found = Outcome.from_entry(answer)
     if found is None:
-        return Outcome(error=f"{path}: internal error: the rewrite gave no answer",
-                       cacheable=False)
+        return Outcome(error=f"{path}: internal error: the rewrite gave no answer", cacheable=False)
     if found.error is not None:
         found.cacheable = bool(answer.get("cacheable"))
     return found
@@ -121,7 +120,7 @@ def quiet_child() -> None:
 def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        view = view[os.write(fd, view) :]
 
 
 def rewrite(path: str, options: Options, timeout: float, cfg: Config | None = None) -> Outcome:
@@ -136,8 +135,7 @@ def rewrite(path: str, options: Options, timeout: float, cfg: Config | None = No
         except Exception:  # the server is a speed-up: never a reason for a failed build
             answer = None
         if answer is not None:
-            return outcome_of(timed_out(path, timeout) if answer.get("timed_out") else answer,
-                              path)
+            return outcome_of(timed_out(path, timeout) if answer.get("timed_out") else answer, path)
     return outcome_of(_forked(path, options, timeout), path)
 
 

@@ -356,8 +356,11 @@ def serve_one(request: dict, share=None) -> dict:
     """In a child: the rewrite the client would have done, in its folder and environment
     (``share``: a ``pipeline.Share`` for its kernels, the partner's)."""
     unavailable = enter(request)
-    return unavailable if unavailable is not None else _child(request["path"],
-                                                              request["options"], share)
+    return (
+        unavailable
+        if unavailable is not None
+        else _child(request["path"], request["options"], share)
+    )
 
 
 def enter(request: dict) -> dict | None:

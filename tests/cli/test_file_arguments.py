@@ -7,9 +7,11 @@ import pytest
 
 from .conftest import KERNEL, accsat, one_line
 
-LATIN1 = (b"double a[16], b[16];\n/* caf\xe9 */\nvoid f(int n) {\n  int i;\n"
-          b"  #pragma acc parallel loop\n"
-          b"  for (i = 0; i < n; i++) { b[i] = a[i] * a[i] + a[i]; }\n}\n")
+LATIN1 = (
+    b"double a[16], b[16];\n/* caf\xe9 */\nvoid f(int n) {\n  int i;\n"
+    b"  #pragma acc parallel loop\n"
+    b"  for (i = 0; i < n; i++) { b[i] = a[i] * a[i] + a[i]; }\n}\n"
+)
 
 
 @pytest.mark.parametrize(

@@ -22,9 +22,21 @@ def test_no_gain_is_byte_identical_and_silent(tmp_path):
     report = tmp_path / "r.jsonl"
     for variant in ("cse", "cse+sat", "cse+bulk", "accsat"):
         got = subprocess.run(
-            [sys.executable, "-m", "accsat.cli", "rewrite", str(src), "--variant", variant,
-             "--report", str(report)],
-            capture_output=True, text=True, timeout=120)
+            [
+                sys.executable,
+                "-m",
+                "accsat.cli",
+                "rewrite",
+                str(src),
+                "--variant",
+                variant,
+                "--report",
+                str(report),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert got.returncode == 0, got.stderr
         assert got.stdout == NOTHING_TO_SHARE, variant
         assert got.stderr == "", variant

@@ -25,8 +25,13 @@ SWEEP = ["--runs", "--jobs", "--timeout", "--build-timeout", "--make-jobs"]
 def cases():
     for command in (["rewrite"], ["check"]):
         for option in REWRITE:
-            for value in ("-5", "nan") + (("inf", "1e300") if option in SECONDS else
-                                          ("2",) if option == "--extract-gap" else ("0",)):
+            for value in ("-5", "nan") + (
+                ("inf", "1e300")
+                if option in SECONDS
+                else ("2",)
+                if option == "--extract-gap"
+                else ("0",)
+            ):
                 yield command, option, value
     for command in (["bench", "npb"], ["bench", "spec"]):
         for option in SWEEP:
@@ -51,8 +56,13 @@ def test_nonsense_is_a_one_line_usage_error(command, option, value, cfile):
 
 @pytest.mark.parametrize(
     ("option", "value"),
-    [("--extract-seconds", "0"), ("--extract-stall", "0"), ("--saturation-seconds", "0.5"),
-     ("--extract-gap", "0"), ("--extract-gap", "0.05")],
+    [
+        ("--extract-seconds", "0"),
+        ("--extract-stall", "0"),
+        ("--saturation-seconds", "0.5"),
+        ("--extract-gap", "0"),
+        ("--extract-gap", "0.05"),
+    ],
 )
 def test_sensible_values_still_pass(option, value, cfile):
     res = CliRunner().invoke(

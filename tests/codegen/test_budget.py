@@ -46,8 +46,10 @@ def gauss_jordan(n: int) -> str:
             if row == m:
                 continue
             lines.append(f"    coeff = a[{row}][{m}][k];")
-            lines += [f"    a[{row}][{c}][k] = a[{row}][{c}][k] - coeff*a[{m}][{c}][k];"
-                      for c in range(m + 1, n)]
+            lines += [
+                f"    a[{row}][{c}][k] = a[{row}][{c}][k] - coeff*a[{m}][{c}][k];"
+                for c in range(m + 1, n)
+            ]
             lines.append(f"    r[{row}][k] = r[{row}][k] - coeff*r[{m}][k];")
     body = "\n".join(lines)
     return f"""\
@@ -105,11 +107,20 @@ def _stages(path: Path, text: str):
 def _printed(stages, plan) -> str:
     path, loaded, kernel, ssa, sat, _choice, cost = stages
     indent, unit = _indentation(kernel, loaded.source)
-    printer = BodyPrinter(Program(ssa), plan, _class_types(ssa, sat), temp_prefix(loaded.source),
-                          False, indent, unit, None, cost,
-                          layout(loaded.source, kernel.span, kernel.loop.stmt))
+    printer = BodyPrinter(
+        Program(ssa),
+        plan,
+        _class_types(ssa, sat),
+        temp_prefix(loaded.source),
+        False,
+        indent,
+        unit,
+        None,
+        cost,
+        layout(loaded.source, kernel.span, kernel.loop.stmt),
+    )
     body = printer.body()
-    return loaded.text[:kernel.span.start] + body.text + loaded.text[kernel.span.end:], body
+    return loaded.text[: kernel.span.start] + body.text + loaded.text[kernel.span.end :], body
 
 
 def _run(text: str, folder: Path, name: str) -> str:
@@ -169,15 +180,22 @@ def test_keep_stays_within_the_occupancy_step_of_the_kernel_as_written(stages):
     # where ptxas counted the kernel as written, its step is the limit
     _path, _loaded, _kernel, ssa, sat, choice, _cost = stages
     for counted in (written.registers + 1, 48, 64):
-        plan = budget.budget_plan(program, choice, sat.class_of, False, "keep",
-                                  ptxas_written=counted)
+        plan = budget.budget_plan(
+            program, choice, sat.class_of, False, "keep", ptxas_written=counted
+        )
         assert registers.model(program, plan).registers <= step_limit(counted, 128)
         assert plan.budget["limit"] == step_limit(counted, 128)
 
 
 def test_parse_registers_setting():
-    assert [budget.parse(s) for s in ("any", "KEEP", "64", None)] == ["any", "keep", 64, "any"]
-    for bad in ("0", "256", "many"):
+    assert [budget.parse(s) for s in ("any", "KEEP", "64", None, 300)] == [
+        "any",
+        "keep",
+        64,
+        "any",
+        "any",
+    ]
+    for bad in ("0", "-3", "many"):
         with pytest.raises(ValueError):
             budget.parse(bad)
 
@@ -222,8 +240,9 @@ def test_a_value_is_never_read_back_past_a_store_that_may_change_it(tmp_path):
     with pytest.raises(budget.OverBudget):  # below the kernel as written: kept so
         budget.budget_plan(program, st[5], st[4].class_of, False, 1)
     base = planner(program, st[5], st[4].class_of, False, share=False)
-    served = sorted((at, store.pos) for uses in base.reloaded.values()
-                    for at, (_, store) in uses.items())
+    served = sorted(
+        (at, store.pos) for uses in base.reloaded.values() for at, (_, store) in uses.items()
+    )
     # a[i] (statement 2) and c[i] (4) are read back from their stores; x * b[i] in
     # statement 4 is not: a[m] = 1.0 (3) may have changed a[i]
     assert served == [(2.0, 1), (4.0, 2)]

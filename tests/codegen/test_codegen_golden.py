@@ -66,15 +66,21 @@ void k(int n, double s, float q, double *p)
 
 # name: (file text, what the case shows). A file has exactly one kernel.
 CASES = {
-    "shared_temps": (HEADER + """\
+    "shared_temps": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = (a[i] + b[i]) * (a[i] + b[i]);
     d[i] = s * (a[i] + b[i]) + a[i];
   }
 }
-""", "a value used three times goes to one temporary, before its first use"),
-    "bulk_order": (HEADER + """\
+""",
+        "a value used three times goes to one temporary, before its first use",
+    ),
+    "bulk_order": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = b[i] * s;
@@ -84,11 +90,14 @@ CASES = {
     d[i + 1] = e[i + 1] + p[i] + a[i + 2];
   }
 }
-""", "bulk load hoists a load to the first point its inputs exist when that moves it above "
-     "a store (b[i], used before any store, stays), loads at one point sorted by array and "
-     "index; e[i + 1] moves above the store to e[i] (no overlap), p[i] may not move above "
-     "any store (p may point anywhere); index arithmetic (i + 1) is never a temporary"),
-    "unbraced": ("""\
+""",
+        "bulk load hoists a load to the first point its inputs exist when that moves it above "
+        "a store (b[i], used before any store, stays), loads at one point sorted by array and "
+        "index; e[i + 1] moves above the store to e[i] (no overlap), p[i] may not move above "
+        "any store (p may point anywhere); index arithmetic (i + 1) is never a temporary",
+    ),
+    "unbraced": (
+        """\
 double a[64], c[64];
 void k(int n)
 {
@@ -97,10 +106,13 @@ void k(int n)
   for (i = 0; i < n; i++)
     c[i] = a[i] * a[i] + a[i] * a[i];
 }
-""", "an unbraced body on a line of its own gets braces at the body's indent; accsat "
-     "prints what cse prints (an fma alone does not pay: a + b * c is an add and a "
-     "multiply in C)"),
-    "unbraced_same_line": ("""\
+""",
+        "an unbraced body on a line of its own gets braces at the body's indent; accsat "
+        "prints what cse prints (an fma alone does not pay: a + b * c is an add and a "
+        "multiply in C)",
+    ),
+    "unbraced_same_line": (
+        """\
 double a[64], c[64];
 void k(int n)
 {
@@ -108,8 +120,12 @@ void k(int n)
 #pragma acc parallel loop
   for (i = 0; i < n; i++) c[i] = (a[i] + 1.0) * (a[i] + 1.0);
 }
-""", "an unbraced body on the for's line"),
-    "declarations": (HEADER + """\
+""",
+        "an unbraced body on the for's line",
+    ),
+    "declarations": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     double w = a[i] * s;
@@ -119,19 +135,27 @@ void k(int n)
     c[i] = z * w;
   }
 }
-""", "declarations stay where they were (with and without initialiser); cse reads the "
-     "user's variable w instead of recomputing a[i] * s; accsat fuses b[kk] + s * a[i] "
-     "into an fma instead (same cost as reading w, then one add)"),
-    "nothing_shared": (HEADER + """\
+""",
+        "declarations stay where they were (with and without initialiser); cse reads the "
+        "user's variable w instead of recomputing a[i] * s; accsat fuses b[kk] + s * a[i] "
+        "into an fma instead (same cost as reading w, then one add)",
+    ),
+    "nothing_shared": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = a[i] + b[i];
     d[i] = a[i + 1] * s;
   }
 }
-""", "nothing to share: cse prints the body as written; bulk load moves a[i + 1] above the "
-     "store to c[i], the statement that did not change is printed as written"),
-    "if_else": (HEADER + """\
+""",
+        "nothing to share: cse prints the body as written; bulk load moves a[i + 1] above the "
+        "store to c[i], the statement that did not change is printed as written",
+    ),
+    "if_else": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     if (a[i] > 0.0) {
@@ -144,11 +168,15 @@ void k(int n)
     d[i] = t * b[i];
   }
 }
-""", "a[i] is one temporary before the if, used in the condition and the then branch; "
-     "a[i] * b[i] shared inside the then branch; bulk load hoists the "
-     "b[i] after the if above it, but the branches load b[i] again (their loads are "
-     "other terms, pinned to the branches)"),
-    "inner_loop": (HEADER + """\
+""",
+        "a[i] is one temporary before the if, used in the condition and the then branch; "
+        "a[i] * b[i] shared inside the then branch; bulk load hoists the "
+        "b[i] after the if above it, but the branches load b[i] again (their loads are "
+        "other terms, pinned to the branches)",
+    ),
+    "inner_loop": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     u = 0.0;
@@ -158,10 +186,14 @@ void k(int n)
     c[i] = u * (a[i] * s);
   }
 }
-""", "an inner sequential loop printed with its header as written, u += kept; "
-     "m[j][i] shared inside the loop body; a[i] is loaded in the body each iteration "
-     "(a load pinned to the loop body); bulk load moves nothing above a store"),
-    "guards": (HEADER + """\
+""",
+        "an inner sequential loop printed with its header as written, u += kept; "
+        "m[j][i] shared inside the loop body; a[i] is loaded in the body each iteration "
+        "(a load pinned to the loop body); bulk load moves nothing above a store",
+    ),
+    "guards": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = ix[i] != 0 ? (double)(100 / ix[i]) + 100 / ix[i] : 0.0;
@@ -170,37 +202,52 @@ void k(int n)
     e[i] = t;
   }
 }
-""", "an integer division in a ?: branch may trap: it stays in the branch, printed twice "
-     "(no temporary inside an expression); a double division is computed once and t is "
-     "read inside the && operand"),
-    "calls": (HEADER + """\
+""",
+        "an integer division in a ?: branch may trap: it stays in the branch, printed twice "
+        "(no temporary inside an expression); a double division is computed once and t is "
+        "read inside the && operand",
+    ),
+    "calls": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = sqrt(a[i]) * sqrt(a[i]) + g(a[i]);
     d[i] = g(b[i]) + sqrt(a[i]);
   }
 }
-""", "impure calls first, each once, in order, their results in temporaries; sqrt(a[i]) "
-     "after g() computed once, but computed again after the second g(), which may "
-     "change a"),
-    "mixed_types": (HEADER + """\
+""",
+        "impure calls first, each once, in order, their results in temporaries; sqrt(a[i]) "
+        "after g() computed once, but computed again after the second g(), which may "
+        "change a",
+    ),
+    "mixed_types": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     f[i] = q * f[i] * (q * f[i]);
     c[i] = (double)(ix[i] / 3) + (double)(ix[i] / 3) * s;
   }
 }
-""", "temporaries declared with the value's type (float, double, int)"),
-    "fma": (HEADER + """\
+""",
+        "temporaries declared with the value's type (float, double, int)",
+    ),
+    "fma": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = a[i] * b[i] + s;
     d[i] = s + b[i] * a[i];
   }
 }
-""", "accsat's rules (commutativity) find s + b[i] * a[i] == a[i] * b[i] + s: one "
-     "temporary (an fma); cse shares only the loads"),
-    "as_written": ("""\
+""",
+        "accsat's rules (commutativity) find s + b[i] * a[i] == a[i] * b[i] + s: one "
+        "temporary (an fma); cse shares only the loads",
+    ),
+    "as_written": (
+        """\
 #define NC 4
 #define SQ(x) ((x) * (x))
 typedef double real;
@@ -224,19 +271,25 @@ void k(int n, real s)
     d[i] += w;
   }
 }
-""", "statements whose computation did not change print as written (macro, comments, "
-     "unbraced branch, loop header with its macro bound, literal 2); changed ones keep "
-     "their comments, their declared type (real) and their compound assignment (+=)"),
-    "identities": (HEADER + """\
+""",
+        "statements whose computation did not change print as written (macro, comments, "
+        "unbraced branch, loop header with its macro bound, literal 2); changed ones keep "
+        "their comments, their declared type (real) and their compound assignment (+=)",
+    ),
+    "identities": (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     ix[i] = ix[i + 32 * 2 - 64] * 1 + (j - j) + n * 0;
     c[i] = a[i] * 1.0 + b[i] / 1.0 + (s + 0.0) + a[i] * 0.0;
   }
 }
-""", "integer identities and constant sub-products fold in every variant (index "
-     "arithmetic included), x * 1.0 and x / 1.0 too; x + 0.0 and x * 0.0 stay (not exact "
-     "in IEEE arithmetic)"),
+""",
+        "integer identities and constant sub-products fold in every variant (index "
+        "arithmetic included), x * 1.0 and x / 1.0 too; x + 0.0 and x * 0.0 stay (not exact "
+        "in IEEE arithmetic)",
+    ),
 }
 
 LINE_FILE = 'dir with space/my "k".c'
@@ -272,15 +325,24 @@ def print_body(loaded: Loaded, options: Options) -> Printed:
     program = Program(ssa)
     plan = make_plan(program, ext.choice, sat.class_of, options.bulk)
     indent, unit = _indentation(kernel, loaded.source)
-    printer = BodyPrinter(program, plan, _class_types(ssa, sat), temp_prefix(loaded.source),
-                          options.fma_call, indent, unit, options.line_directives, cost,
-                          layout(loaded.source, kernel.span, kernel.loop.stmt))
+    printer = BodyPrinter(
+        program,
+        plan,
+        _class_types(ssa, sat),
+        temp_prefix(loaded.source),
+        options.fma_call,
+        indent,
+        unit,
+        options.line_directives,
+        cost,
+        layout(loaded.source, kernel.span, kernel.loop.stmt),
+    )
     return printer.body()
 
 
 def spliced(loaded: Loaded, body: str) -> str:
     span = _kernel(loaded).span
-    return loaded.text[:span.start] + body + loaded.text[span.end:]
+    return loaded.text[: span.start] + body + loaded.text[span.end :]
 
 
 def syntax_check(text: str, tmp_path: Path) -> None:
@@ -288,9 +350,21 @@ def syntax_check(text: str, tmp_path: Path) -> None:
         pytest.skip("gcc not found: no compile check")
     path = tmp_path / "check.c"
     path.write_text(text)
-    proc = subprocess.run([GCC, "-fsyntax-only", "-Wall", "-Werror", "-Wno-unknown-pragmas",
-                           "-Wno-unused-variable", "-Wno-unused-but-set-variable", str(path)],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [
+            GCC,
+            "-fsyntax-only",
+            "-Wall",
+            "-Werror",
+            "-Wno-unknown-pragmas",
+            "-Wno-unused-variable",
+            "-Wno-unused-but-set-variable",
+            str(path),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0, f"gcc rejects the printed body:\n{proc.stderr}\n{text}"
 
 
@@ -310,8 +384,10 @@ def _render(case: str, text: str, about: str, bodies: dict[str, Printed]) -> str
             out.append(f"// ---- {variant}: same as {previous}")
             continue
         c = printed.counts
-        out.append(f"// ---- {variant}: loads {c.loads} ops {c.ops} fma {c.fma} "
-                   f"temporaries {printed.temps}")
+        out.append(
+            f"// ---- {variant}: loads {c.loads} ops {c.ops} fma {c.fma} "
+            f"temporaries {printed.temps}"
+        )
         out.append(printed.text)
         previous = variant
     return "\n".join(out) + "\n"
@@ -335,24 +411,30 @@ def test_unchanged_body_is_the_input(tmp_path):
     """With nothing to share, cse prints the user's text, byte for byte."""
     loaded = load_file(_write(tmp_path, CASES["nothing_shared"][0]))
     span = _kernel(loaded).span
-    assert print_body(loaded, _options("cse")).text == loaded.text[span.start:span.end]
+    assert print_body(loaded, _options("cse")).text == loaded.text[span.start : span.end]
 
 
-@pytest.mark.xfail(raises=PlacementError, strict=True,
-                   reason="known: pin() propagates the contexts of both guarded operands to "
-                          "the ?: node; the kernel is left unchanged ('internal: value needs "
-                          "two unrelated contexts k1 and k2')")
+@pytest.mark.xfail(
+    raises=PlacementError,
+    strict=True,
+    reason="known: pin() propagates the contexts of both guarded operands to "
+    "the ?: node; the kernel is left unchanged ('internal: value needs "
+    "two unrelated contexts k1 and k2')",
+)
 def test_loads_in_both_branches_of_a_conditional(tmp_path):
-    text = HEADER + """\
+    text = (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = a[i] > 0.0 ? b[i] : d[i];
   }
 }
 """
+    )
     loaded = load_file(_write(tmp_path, text))
     span = _kernel(loaded).span
-    assert print_body(loaded, _options("cse")).text == loaded.text[span.start:span.end]
+    assert print_body(loaded, _options("cse")).text == loaded.text[span.start : span.end]
 
 
 def test_line_directives(tmp_path):
@@ -360,9 +442,15 @@ def test_line_directives(tmp_path):
     text, about = CASES["if_else"]
     loaded = load_file(_write(tmp_path, text))
     printed = print_body(loaded, _options("cse+bulk", line_directives=LINE_FILE))
-    check_golden(GOLDEN / "line_directives.c",
-                 _render("line_directives", text, "case if_else with line_directives="
-                         f"{LINE_FILE!r}", {"cse+bulk": printed}))
+    check_golden(
+        GOLDEN / "line_directives.c",
+        _render(
+            "line_directives",
+            text,
+            f"case if_else with line_directives={LINE_FILE!r}",
+            {"cse+bulk": printed},
+        ),
+    )
     # the directives are the only difference
     plain = print_body(loaded, _options("cse+bulk")).text
     assert "\n".join(x for x in printed.text.splitlines() if not x.startswith("#line ")) == plain
@@ -372,8 +460,9 @@ def test_line_directives(tmp_path):
 def test_line_directives_in_file(tmp_path):
     """rewrite_file: #line 1 first, then the body, then the lines after it renumbered."""
     text = CASES["shared_temps"][0]
-    out = rewrite_file(_write(tmp_path, text, "my k.c"),
-                       _options("cse", line_directives="my k.c")).text
+    out = rewrite_file(
+        _write(tmp_path, text, "my k.c"), _options("cse", line_directives="my k.c")
+    ).text
     escaped = '"my k.c"'
     assert out.startswith(f"#line 1 {escaped}\n")
     lines = out.splitlines()
@@ -400,7 +489,9 @@ def test_stages_match_rewrite_file(variant, tmp_path):
 
 def test_unsupported_kernel_left_unchanged(tmp_path):
     """A kernel the SSA refuses (goto) is left as written, and the file is byte-identical."""
-    text = HEADER + """\
+    text = (
+        HEADER
+        + """\
 #pragma acc parallel loop
   for (i = 0; i < n; i++) {
     c[i] = a[i] * a[i] + a[i] * a[i];
@@ -410,11 +501,14 @@ def test_unsupported_kernel_left_unchanged(tmp_path):
   }
 }
 """
+    )
     result = rewrite_file(_write(tmp_path, text), _options("accsat"))
     assert result.text == text
     [report] = result.kernels
     assert (report.status, report.reason) == (
-        "unchanged", "'goto' statement in the loop body (line 13)")
+        "unchanged",
+        "'goto' statement in the loop body (line 13)",
+    )
 
 
 def test_syntax_check_catches_errors(tmp_path):

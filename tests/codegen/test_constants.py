@@ -195,11 +195,25 @@ def test_literals_rewritten_print_the_same(tmp_path, variant):
 @pytest.mark.parametrize("variant", ["cse", "accsat"])
 def test_limits_macros_keep_their_spelling(tmp_path, variant):
     text = _kernels(_rewrite(tmp_path, LIMITS, variant))
-    for written in ("UINT_MAX - ", "LLONG_MAX / 4", "/ DBL_MAX", "INT_MIN + 2", "= INT_MIN;",
-                    "LONG_MIN / 8", "(-0x7fffffffffffffffL - 1) / 16"):
+    for written in (
+        "UINT_MAX - ",
+        "LLONG_MAX / 4",
+        "/ DBL_MAX",
+        "INT_MIN + 2",
+        "= INT_MIN;",
+        "LONG_MIN / 8",
+        "(-0x7fffffffffffffffL - 1) / 16",
+    ):
         assert written in text, (written, text)
-    for folded in ("4294967295", "2305843009213693951", "1.797", "2147483646", "2147483647",
-                   "1152921504606846976", "576460752303423488"):
+    for folded in (
+        "4294967295",
+        "2305843009213693951",
+        "1.797",
+        "2147483646",
+        "2147483647",
+        "1152921504606846976",
+        "576460752303423488",
+    ):
         assert folded not in text, (folded, text)
 
 

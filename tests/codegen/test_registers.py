@@ -41,9 +41,19 @@ def _as_written(program: Program, hoist: int = 0) -> registers.Figures:
 
 
 def test_width_counts_64_bit_values_twice():
-    assert [registers.width(t) for t in ("double", "double@k3", "long", "unsigned long",
-                                          "double *", "int", "float", "unsigned int")] == \
-        [2, 2, 2, 2, 2, 1, 1, 1]
+    assert [
+        registers.width(t)
+        for t in (
+            "double",
+            "double@k3",
+            "long",
+            "unsigned long",
+            "double *",
+            "int",
+            "float",
+            "unsigned int",
+        )
+    ] == [2, 2, 2, 2, 2, 1, 1, 1]
 
 
 def test_live_values_at_each_statement(tmp_path):
@@ -76,11 +86,13 @@ def test_a_value_read_in_an_inner_loop_is_live_through_it(tmp_path):
     # t is made before the loop over m and read in its first statement: it stays
     # live through the second (line 13), which loads two values: t, m, a[m], b[m]
     # (2 + 1 + 2 + 2); i is dead by then
-    body = ("    t = a[i];\n"
-            "    for (m = 0; m < 4; m++) {\n"
-            "      c[m] = t;\n"
-            "      d[m] = a[m] + b[m];\n"
-            "    }\n")
+    body = (
+        "    t = a[i];\n"
+        "    for (m = 0; m < 4; m++) {\n"
+        "      c[m] = t;\n"
+        "      d[m] = a[m] + b[m];\n"
+        "    }\n"
+    )
     f = _as_written(_program(tmp_path, body))
     assert (f.peak, f.line) == (7, 13)
     # without the loop, t is dead after its last read: i, a[i+1], b[i+1]

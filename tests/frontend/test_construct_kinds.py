@@ -18,9 +18,7 @@ BODY = "for (int i = 0; i < n; i++) a[i] = b[i] * b[i] + b[i] * b[i];"
 
 def _kernels(tmp_path, pragma: str, body: str = BODY):
     path = tmp_path / "k.c"
-    path.write_text(
-        f"void f(int n, double *a, double *b) {{\n#pragma {pragma}\n  {body}\n}}\n"
-    )
+    path.write_text(f"void f(int n, double *a, double *b) {{\n#pragma {pragma}\n  {body}\n}}\n")
     return load(path, cache=False).kernels
 
 
@@ -60,7 +58,10 @@ COMPUTE = [
     ("acc kernels loop independent", "acc kernels loop independent"),
     ("acc serial loop", "acc serial loop"),
     ("acc loop vector", "acc loop vector"),
-    ("omp target teams distribute parallel for simd", "omp target teams distribute parallel for simd"),
+    (
+        "omp target teams distribute parallel for simd",
+        "omp target teams distribute parallel for simd",
+    ),
     ("omp target teams loop map(to: b[0:n])", "omp target teams loop"),
     ("omp target parallel for", "omp target parallel for"),
     ("omp target simd", "omp target simd"),
@@ -90,26 +91,30 @@ def test_a_data_region_around_a_block_opens_no_region(tmp_path):
 
 
 def test_a_compute_construct_inside_a_data_region_is_found(tmp_path):
-    body = ("{\n#pragma omp target teams distribute parallel for\n"
-            "  for (int i = 0; i < n; i++) a[i] = b[i] * b[i];\n"
-            "  for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n}")
+    body = (
+        "{\n#pragma omp target teams distribute parallel for\n"
+        "  for (int i = 0; i < n; i++) a[i] = b[i] * b[i];\n"
+        "  for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n}"
+    )
     ks = _kernels(tmp_path, "omp target data map(a[0:n], b[0:n])", body)
-    assert [(k.line, k.construct) for k in ks] == [
-        (5, "omp target teams distribute parallel for")
-    ]
+    assert [(k.line, k.construct) for k in ks] == [(5, "omp target teams distribute parallel for")]
 
 
 def test_loop_seq_in_a_region_is_not_the_innermost_parallel_loop(tmp_path):
-    body = ("{\n#pragma acc loop seq\n"
-            "  for (int i = 0; i < n; i++) a[i] = b[i] * b[i];\n"
-            "  for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n}")
+    body = (
+        "{\n#pragma acc loop seq\n"
+        "  for (int i = 0; i < n; i++) a[i] = b[i] * b[i];\n"
+        "  for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n}"
+    )
     ks = _kernels(tmp_path, "acc kernels", body)
     assert [(k.line, k.construct) for k in ks] == [(6, "acc kernels")]
 
 
 def test_loop_seq_inside_a_gang_loop_stays_in_its_body(tmp_path):
-    body = ("for (int i = 0; i < n; i++) {\n#pragma acc loop seq\n"
-            "  for (int j = 0; j < n; j++) a[i] += b[j] * b[j];\n}")
+    body = (
+        "for (int i = 0; i < n; i++) {\n#pragma acc loop seq\n"
+        "  for (int j = 0; j < n; j++) a[i] += b[j] * b[j];\n}"
+    )
     ks = _kernels(tmp_path, "acc parallel loop gang", body)
     assert [(k.line, k.construct) for k in ks] == [(3, "acc parallel loop gang")]
 
@@ -135,21 +140,29 @@ def test_host_loop_after_a_data_directive_is_written_back_unchanged(tmp_path):
         ("omp target data map(a)", ("target", "data"), {directives.DATA}),
         ("omp target enter data map(to: a)", ("target", "enter", "data"), {directives.DATA}),
         ("omp end declare target", ("end", "declare", "target"), {directives.DECLARATIVE}),
-        ("omp declare reduction(merge : int : omp_out += omp_in)", ("declare", "reduction"),
-         {directives.DECLARATIVE}),
+        (
+            "omp declare reduction(merge : int : omp_out += omp_in)",
+            ("declare", "reduction"),
+            {directives.DECLARATIVE},
+        ),
         ("omp critical(lock)", ("critical",), {directives.SYNC}),
-        ("omp cancellation point for", ("cancellation", "point"),
-         {directives.STANDALONE, directives.SYNC}),
+        (
+            "omp cancellation point for",
+            ("cancellation", "point"),
+            {directives.STANDALONE, directives.SYNC},
+        ),
         ("omp cancel for", ("cancel",), {directives.STANDALONE, directives.SYNC}),
         ("omp for ordered(2)", ("for",), {directives.LOOP}),
-        ("omp parallel for simd", ("parallel", "for", "simd"),
-         {directives.COMPUTE, directives.LOOP}),
+        (
+            "omp parallel for simd",
+            ("parallel", "for", "simd"),
+            {directives.COMPUTE, directives.LOOP},
+        ),
         ("acc wait(1)", ("wait",), {directives.STANDALONE}),
         ("acc cache(a[0:4])", ("cache",), {directives.HINT}),
         ("acc routine(f) seq", ("routine",), {directives.DECLARATIVE}),
         ("acc exit data delete(a) finalize", ("exit", "data"), {directives.DATA}),
-        ("acc parallel loop gang(8)", ("parallel", "loop"),
-         {directives.COMPUTE, directives.LOOP}),
+        ("acc parallel loop gang(8)", ("parallel", "loop"), {directives.COMPUTE, directives.LOOP}),
     ],
 )
 def test_directive_names_and_kinds_from_the_table(text, words, kinds):

@@ -128,6 +128,7 @@ def edge_operand(g: Ctx, t: str, depth: int) -> E:
 # ----------------------------------------------------------------------------------------------
 # expressions
 
+
 def edge_expr(g: Ctx, t: str, depth: int) -> E:
     """An expression for a value of ``t`` exercising one of C's edges."""
     kind = g.c.int(0, 7)
@@ -166,8 +167,12 @@ def minus_chain(g: Ctx, t: str, depth: int) -> E:
     return E(text, a.t, a.bound)
 
 
-_NARROW = [("signed char", 7, True), ("short", 15, True), ("unsigned char", 8, False),
-           ("unsigned short", 16, False)]
+_NARROW = [
+    ("signed char", 7, True),
+    ("short", 15, True),
+    ("unsigned char", 8, False),
+    ("unsigned short", 16, False),
+]
 
 
 def _wrap(value: int, bits: int, signed: bool) -> int:
@@ -195,8 +200,11 @@ def cast(g: Ctx, t: str, depth: int) -> E:
         return E(f"(({name}){operand(a)})", "int", 1 << bits)
     if kind == 2:  # to a narrower int from long or unsigned: modulo 2^32 (gcc)
         a = to_type(g.expr(c.pick(["long", "unsigned"]), depth - 1), c.pick(["long", "unsigned"]))
-        return E(f"((int){operand(a)})", "int", min(a.bound, limit("int") + 1)
-                 if a.t == "long" else limit("int") + 1)
+        return E(
+            f"((int){operand(a)})",
+            "int",
+            min(a.bound, limit("int") + 1) if a.t == "long" else limit("int") + 1,
+        )
     if kind == 3:  # to wider types and back: sign extension is visible in the high word
         a = to_type(g.expr("int", depth - 1), "int")
         form = c.int(0, 3)
@@ -236,8 +244,11 @@ def mixed(g: Ctx, t: str, depth: int) -> E:
         i = edge_operand(g, "int", depth - 1)
         op = c.pick(["+", "-", "*", "^", "&", "|"])
         left = c.chance(50)
-        return E(f"({i.text} {op} {u.text})" if left else f"({u.text} {op} {i.text})",
-                 "unsigned", 1 << 32)
+        return E(
+            f"({i.text} {op} {u.text})" if left else f"({u.text} {op} {i.text})",
+            "unsigned",
+            1 << 32,
+        )
     if kind == 1:  # long op unsigned int: the unsigned converts to long (no wrap)
         x = shrink_bound(edge_operand(g, "long", depth - 1), 1 << 40)
         op = c.pick(["+", "-"])
@@ -247,8 +258,9 @@ def mixed(g: Ctx, t: str, depth: int) -> E:
         op = c.pick(["/", "%"])
         if c.chance(50):
             x = edge_operand(g, "long", depth - 1)
-            return E(f"({x.text} {op} {d.text})", "long",
-                     x.bound if op == "/" else min(x.bound, 1 << 32))
+            return E(
+                f"({x.text} {op} {d.text})", "long", x.bound if op == "/" else min(x.bound, 1 << 32)
+            )
         x = edge_operand(g, "int", depth - 1)
         return E(f"({x.text} {op} {d.text})", "unsigned", 1 << 32)
     if kind == 3:  # comparisons across signedness
@@ -294,8 +306,15 @@ def guarded(g: Ctx, t: str, depth: int) -> E:
     xs, ys = operand(x), operand(y)
     kind = c.int(0, 5)
     if kind == 0:  # negation
-        guard = c.pick([f"{xs} != {mn}", f"{xs} > {mn}", f"{mn} < {xs}", f"!({xs} == {mn})",
-                        f"{xs} >= {K.spell(c, lo + 1, t)}"])
+        guard = c.pick(
+            [
+                f"{xs} != {mn}",
+                f"{xs} > {mn}",
+                f"{mn} < {xs}",
+                f"!({xs} == {mn})",
+                f"{xs} >= {K.spell(c, lo + 1, t)}",
+            ]
+        )
         if c.chance(50):
             return E(f"({guard} ? -{xs} : {y.text})", t, max(min(x.bound, hi), y.bound))
         return E(f"({xs} == {mn} ? {mx} : -{xs})", t, hi)
@@ -304,18 +323,29 @@ def guarded(g: Ctx, t: str, depth: int) -> E:
         bound = x.bound if op == "/" else min(x.bound, y.bound)
         return E(f"({ys} != 0 && ({ys} != -1 || {xs} != {mn}) ? {xs} {op} {ys} : 0)", t, bound)
     if kind == 2:  # saturating addition
-        return E(f"({ys} > 0 ? ({xs} > {mx} - {ys} ? {mx} : {xs} + {ys}) : "
-                 f"({xs} < {mn} - {ys} ? {mn} : {xs} + {ys}))", t, hi + 1)
+        return E(
+            f"({ys} > 0 ? ({xs} > {mx} - {ys} ? {mx} : {xs} + {ys}) : "
+            f"({xs} < {mn} - {ys} ? {mn} : {xs} + {ys}))",
+            t,
+            hi + 1,
+        )
     if kind == 3:  # saturating subtraction
-        return E(f"({ys} < 0 ? ({xs} > {mx} + {ys} ? {mx} : {xs} - {ys}) : "
-                 f"({xs} < {mn} + {ys} ? {mn} : {xs} - {ys}))", t, hi + 1)
+        return E(
+            f"({ys} < 0 ? ({xs} > {mx} + {ys} ? {mx} : {xs} - {ys}) : "
+            f"({xs} < {mn} + {ys} ? {mn} : {xs} - {ys}))",
+            t,
+            hi + 1,
+        )
     if kind == 4:  # multiplication within the square root of the maximum
         m = _MUL_LIMIT[t]
-        return E(f"({xs} >= -{m} && {xs} <= {m} && {ys} >= -{m} && {ys} <= {m} ? "
-                 f"{xs} * {ys} : {y.text})", t, max(m * m, y.bound))
+        return E(
+            f"({xs} >= -{m} && {xs} <= {m} && {ys} >= -{m} && {ys} <= {m} ? "
+            f"{xs} * {ys} : {y.text})",
+            t,
+            max(m * m, y.bound),
+        )
     k = c.int(1, 30 if t == "int" else 62)  # left shift of a non-negative value
-    return E(f"({xs} >= 0 && {xs} <= ({mx} >> {k}) ? {xs} << {k} : {y.text})", t,
-             max(hi, y.bound))
+    return E(f"({xs} >= 0 && {xs} <= ({mx} >> {k}) ? {xs} << {k} : {y.text})", t, max(hi, y.bound))
 
 
 def _chain_range(lo: int, hi: int, steps: list[tuple[str, int]], t: str) -> tuple[int, int] | None:
@@ -372,14 +402,31 @@ def nonfinite(g: Ctx, t: str, depth: int) -> E:
     nan, tiny = c.pick(K.NANS[ft]), c.pick(K.TINY[ft])
     kind = c.int(0, 8)
     if t not in FLOATS:  # a comparison: int 0 or 1
-        cond = c.pick([f"{a.text} < {big}", f"{a.text} > {small}", f"{a.text} != {nan}",
-                       f"{a.text} == {nan}", f"{nan} != {nan}", f"{big} == {big}",
-                       f"{a.text} == -0.0{f}", f"{small} < {big}", f"{tiny} > 0.0"])
+        cond = c.pick(
+            [
+                f"{a.text} < {big}",
+                f"{a.text} > {small}",
+                f"{a.text} != {nan}",
+                f"{a.text} == {nan}",
+                f"{nan} != {nan}",
+                f"{big} == {big}",
+                f"{a.text} == -0.0{f}",
+                f"{small} < {big}",
+                f"{tiny} > 0.0",
+            ]
+        )
         return E(f"({cond})", "int", 1)
-    forms = [f"fmin{f}({a.text}, {big})", f"fmax{f}({a.text}, {small})",
-             f"fmin{f}({a.text}, {nan})", f"fmax{f}({nan}, {a.text})",
-             f"({a.text} < {big} ? {a.text} : {b.text})", f"({a.text} != {nan} ? {a.text} : {b.text})",
-             f"({a.text} / {big})", f"({a.text} * {tiny})", f"({a.text} + {tiny})"]
+    forms = [
+        f"fmin{f}({a.text}, {big})",
+        f"fmax{f}({a.text}, {small})",
+        f"fmin{f}({a.text}, {nan})",
+        f"fmax{f}({nan}, {a.text})",
+        f"({a.text} < {big} ? {a.text} : {b.text})",
+        f"({a.text} != {nan} ? {a.text} : {b.text})",
+        f"({a.text} / {big})",
+        f"({a.text} * {tiny})",
+        f"({a.text} + {tiny})",
+    ]
     return E(forms[kind] if forms[kind].startswith("(") else f"({forms[kind]})", ft)
 
 
@@ -390,10 +437,23 @@ def spelled_identity(g: Ctx, t: str, depth: int) -> E:
     a = g.expr(t, depth - 1)
     if a.is_float:
         f = "f" if a.t == "float" else ""
-        form = c.pick(["({a} * 0x1p0{f})", "({a} * 1e0{f})", "({a} / 1.{f})", "({a} * 0x1.0p+0{f})",
-                       "({a} - 0x0p0{f})", "({a} + -0.0{f})", "(-0.0{f} + {a})", "({a} - -0.0{f})",
-                       "({a} * -1.0{f})", "({a} / -1.0{f})", "(-0x1p0{f} * {a})",
-                       "(({t})({a} * 1.0L))", "({a} * (0.5{f} + 0.5{f}))"])
+        form = c.pick(
+            [
+                "({a} * 0x1p0{f})",
+                "({a} * 1e0{f})",
+                "({a} / 1.{f})",
+                "({a} * 0x1.0p+0{f})",
+                "({a} - 0x0p0{f})",
+                "({a} + -0.0{f})",
+                "(-0.0{f} + {a})",
+                "({a} - -0.0{f})",
+                "({a} * -1.0{f})",
+                "({a} / -1.0{f})",
+                "(-0x1p0{f} * {a})",
+                "(({t})({a} * 1.0L))",
+                "({a} * (0.5{f} + 0.5{f}))",
+            ]
+        )
         return E(form.format(a=paren(a), f=f, t=a.t), a.t)
     one, zero, ones = K.ONES[a.t], K.ZEROS[a.t], K.ALL_ONES[a.t]
     p = paren(a)
@@ -440,6 +500,7 @@ def round_trip(g: Ctx, t: str, depth: int) -> E:
 
 # ----------------------------------------------------------------------------------------------
 # conditions and statements
+
 
 def edge_cond(g: Ctx, depth: int) -> str:
     """A comparison at an edge: against boundary constants, across signedness, with

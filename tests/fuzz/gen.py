@@ -50,6 +50,7 @@ from .values import (
 # ----------------------------------------------------------------------------------------------
 # expressions
 
+
 @dataclass
 class Env:
     k: str  # kernel prefix
@@ -109,8 +110,17 @@ def gen_index(c: Chooser, env: Env, depth: int = 1) -> str:
     """An int expression with a value in [0, 24)."""
     kind = c.int(0, 8)
     if kind == 8:  # identities and constants to combine in index arithmetic
-        form = c.pick(["i * 1 + 0", "(i + 5) - 3", "(i - 1) + 1", "1 * i + 0 * n", "i + (n - n)",
-                       "(2 * 4 * i) % 23", "i * (2 - 1)"])
+        form = c.pick(
+            [
+                "i * 1 + 0",
+                "(i + 5) - 3",
+                "(i - 1) + 1",
+                "1 * i + 0 * n",
+                "i + (n - n)",
+                "(2 * 4 * i) % 23",
+                "i * (2 - 1)",
+            ]
+        )
         return form
     if kind == 0:
         return "i"
@@ -190,7 +200,6 @@ def gen_col(c: Chooser, env: Env) -> str:
     return str(c.int(0, 3))
 
 
-
 def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
     """An expression whose value converts to ``t`` (its own type may differ)."""
     if depth <= 0 or c.chance(25):
@@ -219,8 +228,14 @@ def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
         other = c.pick(["double", "float", "int", "unsigned", "long"])
         e = to_type(gen_expr(c, env, other, depth - 1), t)
         if not e.is_float and c.chance(25):
-            small, bound = c.pick([("unsigned char", 255), ("signed char", 128), ("short", 32768),
-                                   ("unsigned short", 65535)])
+            small, bound = c.pick(
+                [
+                    ("unsigned char", 255),
+                    ("signed char", 128),
+                    ("short", 32768),
+                    ("unsigned short", 65535),
+                ]
+            )
             return E(f"(({small})({e.text}))", "int", bound)
         return e
     if kind == 9 and t not in FLOATS:
@@ -240,12 +255,33 @@ def gen_expr(c: Chooser, env: Env, t: str, depth: int) -> E:
     return binop(c, env, t, depth, "+")
 
 
-_INT_IDENTITIES = ["({a} * 1)", "(1 * {a})", "({a} + 0)", "(0 + {a})", "({a} - 0)", "({a} * 0)",
-                   "(0 * {a})", "({a} - {a})", "(({a} + {k}) - {k})", "(({a} - {k}) + {m})",
-                   "({a} * 2 * 3)", "(2 * ({a} * 4))", "({a} * (3 - 2))", "({a} / 1)"]
+_INT_IDENTITIES = [
+    "({a} * 1)",
+    "(1 * {a})",
+    "({a} + 0)",
+    "(0 + {a})",
+    "({a} - 0)",
+    "({a} * 0)",
+    "(0 * {a})",
+    "({a} - {a})",
+    "(({a} + {k}) - {k})",
+    "(({a} - {k}) + {m})",
+    "({a} * 2 * 3)",
+    "(2 * ({a} * 4))",
+    "({a} * (3 - 2))",
+    "({a} / 1)",
+]
 # exact in IEEE arithmetic (accsat folds them) and not (x + 0.0, x * 0.0: accsat must not)
-_FLOAT_IDENTITIES = ["({a} * 1.0{f})", "(1.0{f} * {a})", "({a} / 1.0{f})", "({a} - 0.0{f})",
-                     "({a} + 0.0{f})", "(0.0{f} + {a})", "({a} * 0.0{f})", "({a} * (2.0{f} * 0.5{f}))"]
+_FLOAT_IDENTITIES = [
+    "({a} * 1.0{f})",
+    "(1.0{f} * {a})",
+    "({a} / 1.0{f})",
+    "({a} - 0.0{f})",
+    "({a} + 0.0{f})",
+    "(0.0{f} + {a})",
+    "({a} * 0.0{f})",
+    "({a} * (2.0{f} * 0.5{f}))",
+]
 
 
 def identity(c: Chooser, env: Env, t: str, depth: int) -> E:
@@ -265,8 +301,7 @@ def identity(c: Chooser, env: Env, t: str, depth: int) -> E:
     form = c.pick(_INT_IDENTITIES)
     text = form.format(a=paren(a), k=f"{k}{suffix}", m=f"{c.int(0, 9)}{suffix}")
     bound = 1 << 32 if a.t == "unsigned" else max(a.bound, 1) * 8 + 10
-    return E(text, "long" if a.t == "long" else "unsigned" if a.t == "unsigned" else "int",
-             bound)
+    return E(text, "long" if a.t == "long" else "unsigned" if a.t == "unsigned" else "int", bound)
 
 
 def binop(c: Chooser, env: Env, t: str, depth: int, op: str) -> E:
@@ -382,6 +417,7 @@ def gen_cond_value(c: Chooser, env: Env, depth: int) -> E:
 
 # ----------------------------------------------------------------------------------------------
 # statements
+
 
 def lvalue(c: Chooser, env: Env) -> tuple[str, str]:
     """(text, element type) of a memory location to store to."""
@@ -520,8 +556,15 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         body = [line for stmt in stmts for line in stmt]
         env.index_vars.pop()
         if form == 2:
-            return [f"{ind}{{", f"{ind}  int {m} = 0;", f"{ind}  while ({m} < {bound}) {{",
-                    *["  " + b for b in body], f"{ind}    {m}++;", f"{ind}  }}", f"{ind}}}"]
+            return [
+                f"{ind}{{",
+                f"{ind}  int {m} = 0;",
+                f"{ind}  while ({m} < {bound}) {{",
+                *["  " + b for b in body],
+                f"{ind}    {m}++;",
+                f"{ind}  }}",
+                f"{ind}}}",
+            ]
         return [f"{ind}for (int {m} = 0; {m} < {bound}; {m}++) {{", *body, f"{ind}}}"]
     if kind == 6:
         env.uses_sum = True
@@ -537,8 +580,13 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         a, b = var_value(c, env, t, edepth), var_value(c, env, t, edepth)
         cond = gen_cond(c, env, 1)
         env.locals.append((name, t, max(a.bound, b.bound)))
-        return [f"{ind}{t} {name};", f"{ind}if ({cond})", f"{ind}  {name} = {a.text};",
-                f"{ind}else", f"{ind}  {name} = {b.text};"]
+        return [
+            f"{ind}{t} {name};",
+            f"{ind}if ({cond})",
+            f"{ind}  {name} = {a.text};",
+            f"{ind}else",
+            f"{ind}  {name} = {b.text};",
+        ]
     if kind == 9 and c.chance(40):
         env.uses_call = True
         a = c.pick(sorted(n for n, t in env.arrays.items() if t == "double") or ["_none"])
@@ -590,16 +638,22 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
             val = f"({cv}({f.text})) % 97"
             if t in FLOATS:
                 val = f"(double)((int)({f.text}))"
-            return [f"{ind}if ({f.text} > {lo} && {f.text} < 1000.0) {{", f"{ind}  {lv} = {val};",
-                    f"{ind}}}"]
+            return [
+                f"{ind}if ({f.text} > {lo} && {f.text} < 1000.0) {{",
+                f"{ind}  {lv} = {val};",
+                f"{ind}}}",
+            ]
         if form == 3:  # an unsigned shift under its guard
             u = gen_int(c, env, 1)
             name = env.fresh()
             env.locals.append((name, "unsigned", 1 << 32))
             zero = f"(unsigned){env.k}_ix[i]" if "leafcopy" in env.avoid else "0u"
-            return [f"{ind}unsigned {name} = {zero};",
-                    f"{ind}if ((unsigned)({e.text}) < 32u) {{",
-                    f"{ind}  {name} = (unsigned)({u.text}) << ({e.text});", f"{ind}}}"]
+            return [
+                f"{ind}unsigned {name} = {zero};",
+                f"{ind}if ((unsigned)({e.text}) < 32u) {{",
+                f"{ind}  {name} = (unsigned)({u.text}) << ({e.text});",
+                f"{ind}}}",
+            ]
         if form == 4 and env.ptrs:  # a load that is out of bounds unless guarded
             p = c.pick(sorted(env.ptrs))
             et = env.ptrs[p][0]
@@ -607,8 +661,12 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
             vt = val_t(et)
             env.locals.append((name, vt, ARRAY_INT_BOUND.get(et, 0)))
             zero = f"{env.k}_ix[i]" if "leafcopy" in env.avoid else "0"
-            return [f"{ind}{vt} {name} = {zero};", f"{ind}if (i > n + {c.int(0, 3)}) {{",
-                    f"{ind}  {name} = {p}[i + {c.int(40, 60)}];", f"{ind}}}"]
+            return [
+                f"{ind}{vt} {name} = {zero};",
+                f"{ind}if (i > n + {c.int(0, 3)}) {{",
+                f"{ind}  {name} = {p}[i + {c.int(40, 60)}];",
+                f"{ind}}}",
+            ]
         a = c.pick(sorted(env.arrays))
         name = env.fresh()
         et = env.arrays[a]
@@ -632,8 +690,11 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
         if form == 1:
             lv, t = lvalue(c, env)
             cond = gen_cond(c, env, 1)
-            return [f"{ind}if (({cond}) {c.pick(['&&', '||'])} {env.k}_probe({idx})) {{",
-                    f"{ind}  {lv} = {value_for(c, env, t, 1).text};", f"{ind}}}"]
+            return [
+                f"{ind}if (({cond}) {c.pick(['&&', '||'])} {env.k}_probe({idx})) {{",
+                f"{ind}  {lv} = {value_for(c, env, t, 1).text};",
+                f"{ind}}}",
+            ]
         name = env.fresh()
         env.locals.append((name, "int", 8))
         return [f"{ind}int {name} = {env.k}_probe({idx});"]
@@ -648,9 +709,11 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
         env.index_vars.pop()
         init = var_value(c, env, "double", 1).text
         env.locals.append((name, "double", 0))
-        loop = [f"{ind}double {name} = {init};",
-                f"{ind}for (int {m} = 0; {m} < {top}; {m}++)",
-                f"{ind}  {name} = {name} * 0.5 + {e.text};"]
+        loop = [
+            f"{ind}double {name} = {init};",
+            f"{ind}for (int {m} = 0; {m} < {top}; {m}++)",
+            f"{ind}  {name} = {name} * 0.5 + {e.text};",
+        ]
         # an even trip count (no draw: seeds keep their kernels) also carries a memory
         # location across the loop (ssa/promote.py): stored on every iteration of a loop
         # that runs, or only under an if after a load before the loop (a flagged store)
@@ -659,13 +722,21 @@ def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str
             return [*loop[:2], f"{ind}{{", loop[2], f"{ind}  {loc} += {name};", f"{ind}}}"]
         if top == 4:
             loop[0] = f"{ind}double {name} = ({init}) + {loc};"
-            return [*loop[:2], f"{ind}{{", loop[2],
-                    f"{ind}  if ({name} > 1.0) {loc} = {loc} * 0.5 + {name};", f"{ind}}}"]
+            return [
+                *loop[:2],
+                f"{ind}{{",
+                loop[2],
+                f"{ind}  if ({name} > 1.0) {loc} = {loc} * 0.5 + {name};",
+                f"{ind}}}",
+            ]
         return loop
     if kind == 15:  # a scalar of the function, private to each iteration, assigned here
         t = c.pick(["double", "int", "float", "double"])
-        name = f"q{len(env.privates)}" if len(env.privates) < 3 or c.chance(30) else \
-            c.pick(sorted(env.privates))
+        name = (
+            f"q{len(env.privates)}"
+            if len(env.privates) < 3 or c.chance(30)
+            else c.pick(sorted(env.privates))
+        )
         if env.privates.get(name, t) != t:
             t = env.privates[name]
         env.privates[name] = t
@@ -765,11 +836,15 @@ class Kernel:
         for name, t in self.edge_arrays():  # every other element at an edge of its type
             lines.append(f"    {name}[q] = q % 2 ? edge_{t}[q / 2 % 8] : ({t})lcg_w();")
         if self.struct:
-            lines.append(f"    {k}_st[q].x = lcg_d(); {k}_st[q].y = (float)lcg_d(); "
-                         f"{k}_st[q].k = (int)(lcg_u() % 129u) - 64;")
+            lines.append(
+                f"    {k}_st[q].x = lcg_d(); {k}_st[q].y = (float)lcg_d(); "
+                f"{k}_st[q].k = (int)(lcg_u() % 129u) - 64;"
+            )
         if self.matrix:
-            lines.append(f"    {k}_m2[q][0] = lcg_d(); {k}_m2[q][1] = lcg_d(); "
-                         f"{k}_m2[q][2] = lcg_d(); {k}_m2[q][3] = lcg_d();")
+            lines.append(
+                f"    {k}_m2[q][0] = lcg_d(); {k}_m2[q][1] = lcg_d(); "
+                f"{k}_m2[q][2] = lcg_d(); {k}_m2[q][3] = lcg_d();"
+            )
         lines.append("  }")
         lines.append(f"  {k}_g = 0.25;")
         args = [str(N), str(self.k0), "1.25", "0.75f", "2654435761u"]
@@ -785,11 +860,15 @@ class Kernel:
             fmt, cast = _fmt(t)
             lines.append(f'    printf("{name} %d {fmt}\\n", q, {cast}{name}[q]);')
         if self.struct:
-            lines.append(f'    printf("{k}_st %d %a %a %d\\n", q, {k}_st[q].x, '
-                         f'(double){k}_st[q].y, {k}_st[q].k);')
+            lines.append(
+                f'    printf("{k}_st %d %a %a %d\\n", q, {k}_st[q].x, '
+                f"(double){k}_st[q].y, {k}_st[q].k);"
+            )
         if self.matrix:
-            lines.append(f'    printf("{k}_m2 %d %a %a %a %a\\n", q, {k}_m2[q][0], {k}_m2[q][1], '
-                         f'{k}_m2[q][2], {k}_m2[q][3]);')
+            lines.append(
+                f'    printf("{k}_m2 %d %a %a %a %a\\n", q, {k}_m2[q][0], {k}_m2[q][1], '
+                f"{k}_m2[q][2], {k}_m2[q][3]);"
+            )
         lines.append("  }")
         if self.uses_probe:
             lines.append(f'  printf("{k}_probes %d\\n", {k}_probes);')
@@ -848,14 +927,45 @@ def gen_kernel(c: Chooser, k: str = "k0", avoid: frozenset = frozenset()) -> Ker
     struct = c.chance(20)
     sptr = f"{k}_st + {c.int(0, 8)}" if struct and c.chance(50) else ""
     matrix = c.chance(15)
-    scalars = {"n": E("n", "int", N), "k0": E("k0", "int", 3), "s0": E("s0", "double"),
-               "s1": E("s1", "float"), "s2": E("s2", "unsigned", 1 << 32)}
-    env = Env(k, {a: arrays[a] for a in body_arrays}, ptrs, scalars, struct, model,
-              matrix=matrix, sptr=bool(sptr), avoid=avoid)
+    scalars = {
+        "n": E("n", "int", N),
+        "k0": E("k0", "int", 3),
+        "s0": E("s0", "double"),
+        "s1": E("s1", "float"),
+        "s2": E("s2", "unsigned", 1 << 32),
+    }
+    env = Env(
+        k,
+        {a: arrays[a] for a in body_arrays},
+        ptrs,
+        scalars,
+        struct,
+        model,
+        matrix=matrix,
+        sptr=bool(sptr),
+        avoid=avoid,
+    )
     body = gen_block(c, env, c.int(1, 8), 2, "")
-    return Kernel(k, model, arrays, body_arrays, ptrs, ptr_args, struct, body, env.uses_sum,
-                  env.uses_g, env.uses_call, c.chance(50), c.int(0, 3), env.uses_probe,
-                  matrix, sptr, dict(env.privates), env.uses_edges)
+    return Kernel(
+        k,
+        model,
+        arrays,
+        body_arrays,
+        ptrs,
+        ptr_args,
+        struct,
+        body,
+        env.uses_sum,
+        env.uses_g,
+        env.uses_call,
+        c.chance(50),
+        c.int(0, 3),
+        env.uses_probe,
+        matrix,
+        sptr,
+        dict(env.privates),
+        env.uses_edges,
+    )
 
 
 PRELUDE = """#include <stdio.h>
@@ -907,8 +1017,9 @@ def render(kernels: list[Kernel]) -> str:
     return "".join(parts)
 
 
-def program_from_seeds(seeds: list[int], model: str | None = None,
-                       avoid: frozenset = frozenset()) -> tuple[str, list[Kernel]]:
+def program_from_seeds(
+    seeds: list[int], model: str | None = None, avoid: frozenset = frozenset()
+) -> tuple[str, list[Kernel]]:
     kernels = []
     for n, s in enumerate(seeds):
         kn = gen_kernel(RandomChooser(s), f"k{n}", avoid)
@@ -934,6 +1045,7 @@ def kernel_strategy(avoid: frozenset = KNOWN_BUGS):
     @st.composite
     def kernels(draw):
         return gen_kernel(HypothesisChooser(draw), "k0", avoid)
+
     return kernels()
 
 
@@ -949,4 +1061,5 @@ def program_strategy(max_kernels: int = 6, avoid: frozenset = KNOWN_BUGS):
         for kn in kernels[1:]:
             kn.model = kernels[0].model
         return render(kernels)
+
     return programs()

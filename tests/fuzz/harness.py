@@ -42,7 +42,8 @@ CFLAGS = ("-O1", "-foffload=disable", "-ffp-contract=off", "-w")
 # float result once more with --fp-exact
 VARIANTS: tuple[tuple[str, bool], ...] = tuple((name, False) for name in ALL_VARIANTS)
 FP_EXACT_VARIANTS: tuple[tuple[str, bool], ...] = tuple(
-    (name, True) for name, v in ALL_VARIANTS.items() if v.fp_changing)
+    (name, True) for name, v in ALL_VARIANTS.items() if v.fp_changing
+)
 DOUBLE_TOL = (1e-9, 1e-12)
 # saturation limits for fuzzing: runs stay short (the paper's 10 iterations once blew
 # up egglog's memory, tests/fuzz/regressions/saturation_memory_blowup.c, now fixed and
@@ -56,7 +57,9 @@ REREAD_MISMATCH = "does not re-read as the extracted program"
 
 @dataclass
 class Finding:
-    kind: str  # "compiled" | "interp" | "rewrite" | "compile-rewritten" | "run-rewritten" | "reread"
+    kind: (
+        str  # "compiled" | "interp" | "rewrite" | "compile-rewritten" | "run-rewritten" | "reread"
+    )
     variant: str
     kernel: str  # "k3" or "" when unknown
     detail: str
@@ -79,8 +82,18 @@ def _compile_cmd(src: Path, exe: Path, flag: str) -> list[str]:
 
 def compile_all(jobs: list[tuple[Path, Path]], flag: str) -> dict[Path, str | None]:
     """Compile concurrently; source -> None (ok) or the compiler's message."""
-    procs = [(src, subprocess.Popen(_compile_cmd(src, exe, flag), stdout=subprocess.PIPE,
-                                    stderr=subprocess.STDOUT, text=True)) for src, exe in jobs]
+    procs = [
+        (
+            src,
+            subprocess.Popen(
+                _compile_cmd(src, exe, flag),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            ),
+        )
+        for src, exe in jobs
+    ]
     out: dict[Path, str | None] = {}
     for src, p in procs:
         msg, _ = p.communicate(timeout=300)
@@ -109,11 +122,19 @@ def first_kernel(problems: list[str]) -> str:
     return ""
 
 
-def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = True,
-                  compiled: bool = True, trials: int = 8, use_ilp: bool = True,
-                  stem: str = "prog", extract_seconds: float = 5.0,
-                  limits: Limits = FUZZ_LIMITS,
-                  stats: dict | None = None) -> list[Finding]:
+def check_program(
+    text: str,
+    workdir: Path,
+    variants=VARIANTS,
+    interp: bool = True,
+    compiled: bool = True,
+    trials: int = 8,
+    use_ilp: bool = True,
+    stem: str = "prog",
+    extract_seconds: float = 5.0,
+    limits: Limits = FUZZ_LIMITS,
+    stats: dict | None = None,
+) -> list[Finding]:
     """Every disagreement between the original program and its rewrites.
 
     ``stats``, when given, counts per variant the kernels accsat rewrote
@@ -128,9 +149,14 @@ def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = Tr
     rewritten: dict[str, tuple[Path, Options]] = {}
     for variant, fp_exact in variants:
         name = variant_name(variant, fp_exact)
-        options = Options(variant=variant, fp_exact=fp_exact, use_ilp=use_ilp,
-                          extract_seconds=extract_seconds, limits=limits,
-                          preprocess=PreprocessOptions())
+        options = Options(
+            variant=variant,
+            fp_exact=fp_exact,
+            use_ilp=use_ilp,
+            extract_seconds=extract_seconds,
+            limits=limits,
+            preprocess=PreprocessOptions(),
+        )
         try:
             result = rewrite_file(src, options)
         except Exception as exc:  # an accsat crash is a finding too
@@ -151,18 +177,27 @@ def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = Tr
             try:
                 ver = verify_file(src, result.text, options, trials=trials, original_text=text)
             except Exception as exc:
-                findings.append(Finding("interp", name, "", f"verify_file: {type(exc).__name__}: {exc}"))
+                findings.append(
+                    Finding("interp", name, "", f"verify_file: {type(exc).__name__}: {exc}")
+                )
             else:
                 for v in ver.verdicts:
                     if stats is not None:
                         key = f"{name} interp {v.verdict}"
                         stats[key] = stats.get(key, 0) + 1
                     if v.verdict == "fail":
-                        findings.append(Finding("interp", name, v.function.split("_")[0],
-                                                f"line {v.line}: {v.message}"))
+                        findings.append(
+                            Finding(
+                                "interp",
+                                name,
+                                v.function.split("_")[0],
+                                f"line {v.line}: {v.message}",
+                            )
+                        )
                     elif v.verdict == "unsupported" and not v.message.startswith("every state"):
-                        findings.append(Finding("interp-unsupported", name,
-                                                v.function.split("_")[0], v.message))
+                        findings.append(
+                            Finding("interp-unsupported", name, v.function.split("_")[0], v.message)
+                        )
     if not compiled:
         return findings
     jobs = [(src, workdir / f"{stem}.x")]
@@ -185,5 +220,7 @@ def check_program(text: str, workdir: Path, variants=VARIANTS, interp: bool = Tr
         exact = name in EXACT or name.endswith("--fp-exact")
         problems = compare_outputs(expected, got, *((0.0, 0.0) if exact else tol))
         if problems:
-            findings.append(Finding("compiled", name, first_kernel(problems), "; ".join(problems[:3])))
+            findings.append(
+                Finding("compiled", name, first_kernel(problems), "; ".join(problems[:3]))
+            )
     return findings

@@ -13,8 +13,9 @@ from .choosers import ReplayChooser
 from .gen import Kernel, gen_kernel
 
 
-def replay(choices: list[int], k: str = "k0", model: str | None = None,
-           avoid: frozenset = frozenset()) -> tuple[Kernel, list[int]]:
+def replay(
+    choices: list[int], k: str = "k0", model: str | None = None, avoid: frozenset = frozenset()
+) -> tuple[Kernel, list[int]]:
     c = ReplayChooser(choices)
     kn = gen_kernel(c, k, avoid)
     if model is not None:
@@ -22,8 +23,12 @@ def replay(choices: list[int], k: str = "k0", model: str | None = None,
     return kn, c.choices[: c.pos]
 
 
-def shrink(choices: list[int], fails: Callable[[list[int]], bool], budget: int = 400,
-           log: Callable[[str], None] | None = None) -> list[int]:
+def shrink(
+    choices: list[int],
+    fails: Callable[[list[int]], bool],
+    budget: int = 400,
+    log: Callable[[str], None] | None = None,
+) -> list[int]:
     """The shortest, smallest choice sequence found for which ``fails`` stays true."""
     best = list(choices)
     tries = 0
@@ -47,7 +52,7 @@ def shrink(choices: list[int], fails: Callable[[list[int]], bool], budget: int =
         for size in (32, 16, 8, 4, 2, 1):
             i = 0
             while i < len(best) and tries < budget:
-                if attempt(best[:i] + best[i + size:]):
+                if attempt(best[:i] + best[i + size :]):
                     improved = True
                 else:
                     i += size
@@ -57,9 +62,13 @@ def shrink(choices: list[int], fails: Callable[[list[int]], bool], budget: int =
                 break
             if best[i] == 0:
                 continue
-            if attempt(best[:i] + [0] + best[i + 1:]):
+            if attempt(best[:i] + [0] + best[i + 1 :]):
                 improved = True
                 continue
-            if best[i] > 1 and attempt(best[:i] + [best[i] // 2] + best[i + 1:]) or attempt(best[:i] + [best[i] - 1] + best[i + 1:]):
+            if (
+                best[i] > 1
+                and attempt(best[:i] + [best[i] // 2] + best[i + 1 :])
+                or attempt(best[:i] + [best[i] - 1] + best[i + 1 :])
+            ):
                 improved = True
     return best

@@ -62,8 +62,7 @@ def dump(ssa: SSAKernel) -> str:
     out.append(f"roots: {' '.join(f't{r}' for r in ssa.roots)}")
     out.append(f"names: {' '.join(sorted(ssa.names))}")
     s = ssa.stats
-    out.append(f"stats: statements {s.statements} loads {s.loads} ops {s.ops} "
-               f"cost {_num(s.cost)}")
+    out.append(f"stats: statements {s.statements} loads {s.loads} ops {s.ops} cost {_num(s.cost)}")
     return "\n".join(out) + "\n"
 
 
@@ -100,9 +99,11 @@ def _stmt(stmt: ir.Stmt, indent: str, out: list[str]) -> None:
     elif isinstance(stmt, ir.Loop):
         trailer = f" {stmt.trailer!r}" if stmt.trailer else ""
         assigned = " ".join(sorted(s.name for s in stmt.assigned))
-        out.append(f"{head}loop {stmt.header!r}{trailer} end {_num(stmt.end)}"
-                   f" assigned {{{assigned}}}{_phis('head', stmt.head_phis)}"
-                   f"{_phis('exit', stmt.exit_phis)}")
+        out.append(
+            f"{head}loop {stmt.header!r}{trailer} end {_num(stmt.end)}"
+            f" assigned {{{assigned}}}{_phis('head', stmt.head_phis)}"
+            f"{_phis('exit', stmt.exit_phis)}"
+        )
         _block(stmt.body, indent + "  ", out)
     else:  # pragma: no cover - a new statement kind: make the dump say so
         out.append(f"{head}{stmt!r}")

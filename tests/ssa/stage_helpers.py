@@ -44,12 +44,22 @@ def check_golden(golden: Path, actual: str) -> None:
             golden.write_text(actual)
         return
     if not golden.exists():
-        pytest.fail(f"no golden file {golden}; run with {UPDATE_ENV}=1 to create it, "
-                    "then read it before committing it", pytrace=False)
+        pytest.fail(
+            f"no golden file {golden}; run with {UPDATE_ENV}=1 to create it, "
+            "then read it before committing it",
+            pytrace=False,
+        )
     expected = golden.read_text()
     if expected != actual:
-        diff = "".join(difflib.unified_diff(
-            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
-            fromfile=str(golden), tofile="actual"))
-        pytest.fail(f"output differs from {golden.name} ({UPDATE_ENV}=1 rewrites it):\n{diff}",
-                    pytrace=False)
+        diff = "".join(
+            difflib.unified_diff(
+                expected.splitlines(keepends=True),
+                actual.splitlines(keepends=True),
+                fromfile=str(golden),
+                tofile="actual",
+            )
+        )
+        pytest.fail(
+            f"output differs from {golden.name} ({UPDATE_ENV}=1 rewrites it):\n{diff}",
+            pytrace=False,
+        )

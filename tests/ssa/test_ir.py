@@ -90,5 +90,12 @@ def test_walk_pre_order_with_holding_block():
     top = _block("k0", ir.Braced(_block("br", branch), pos=1, line=1), ir.Verbatim(";", 7, 7))
 
     got = [(type(s).__name__, s.pos, blk.ctx) for s, blk in ir.walk(top)]
-    assert got == [("Braced", 1, "k0"), ("If", 2, "br"), ("Assign", 3, "t"), ("Loop", 4, "t"),
-                   ("Store", 5, "l"), ("Verbatim", 6, "e"), ("Verbatim", 7, "k0")]
+    assert got == [
+        ("Braced", 1, "k0"),
+        ("If", 2, "br"),
+        ("Assign", 3, "t"),
+        ("Loop", 4, "t"),
+        ("Store", 5, "l"),
+        ("Verbatim", 6, "e"),
+        ("Verbatim", 7, "k0"),
+    ]

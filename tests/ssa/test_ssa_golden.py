@@ -164,10 +164,8 @@ UNSUPPORTED = [
     # (body, reason, line of the offending statement)
     ("    c[i] = a[i];\n    return;", "'return' statement in the loop body", 14),
     ("    switch (ix[i]) { case 0: c[i] = 1.0; }", "'switch' statement in the loop body", 13),
-    ("    c[i] = a[i] > 0.0 ? g(a[i]) : 0.0;", "call inside a conditionally evaluated operand",
-     13),
-    ("    d[i] = ix[i] && (t = a[i]);", "assignment inside a conditionally evaluated operand",
-     13),
+    ("    c[i] = a[i] > 0.0 ? g(a[i]) : 0.0;", "call inside a conditionally evaluated operand", 13),
+    ("    d[i] = ix[i] && (t = a[i]);", "assignment inside a conditionally evaluated operand", 13),
     ("    double r[2] = {a[i], b[i]};", "initialised array or struct inside the loop body", 13),
     ("    int n = ix[i];", "declaration of 'n' hides another variable", 13),
     ("    volatile double v;\n    v = a[i];\n    c[i] = v;", "volatile variable 'v'", 14),
@@ -177,8 +175,9 @@ UNSUPPORTED = [
 ]
 
 
-@pytest.mark.parametrize(("body", "reason", "line"), UNSUPPORTED,
-                         ids=[r for _, r, _ in UNSUPPORTED])
+@pytest.mark.parametrize(
+    ("body", "reason", "line"), UNSUPPORTED, ids=[r for _, r, _ in UNSUPPORTED]
+)
 def test_unsupported(body, reason, line, tmp_path):
     with pytest.raises(Unsupported) as info:
         _ssa(_write(tmp_path, body))

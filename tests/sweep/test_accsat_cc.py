@@ -27,11 +27,23 @@ void kern(int n)
 
 def test_reports(tmp_path):
     report = tmp_path / "k.jsonl"
-    k = {"file": "a.c", "line": 3, "function": "f", "status": "rewritten",
-         "loads": {"before": 5, "after": 2}, "ops": {"before": 9, "after": 7}, "fma": 1}
-    report.write_text(json.dumps(k) + "\n" + json.dumps(k) + "\n"
-                      + json.dumps({**k, "line": 9, "status": "unchanged",
-                                  "loads": {"before": 5, "after": 5}}) + "\n")
+    k = {
+        "file": "a.c",
+        "line": 3,
+        "function": "f",
+        "status": "rewritten",
+        "loads": {"before": 5, "after": 2},
+        "ops": {"before": 9, "after": 7},
+        "fma": 1,
+    }
+    report.write_text(
+        json.dumps(k)
+        + "\n"
+        + json.dumps(k)
+        + "\n"
+        + json.dumps({**k, "line": 9, "status": "unchanged", "loads": {"before": 5, "after": 5}})
+        + "\n"
+    )
     s = accsat_cc.kernel_summary(report)
     assert (s["found"], s["rewritten"], s["loads_before"], s["loads_after"]) == (2, 1, 10, 7)
     assert accsat_cc.kernel_summary(tmp_path / "none") == {}
@@ -59,8 +71,14 @@ def test_a_cells_fallbacks_come_from_accsat_ccs_event_log(tmp_path):
     env = accsat_cc.environment("cse", tmp_path / "k.jsonl", tmp_path / "cache", event_log=log)
     cc = shlex.split(accsat_cc.cc_command("cse", "gcc"))
     for src in ("ok.c", "gnu.c"):
-        done = subprocess.run([*cc, "-c", "-fopenacc", "-foffload=disable", src], cwd=tmp_path,
-                              env=env, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(
+            [*cc, "-c", "-fopenacc", "-foffload=disable", src],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         assert done.returncode == 0, done.stderr
     assert events.fallbacks(log) == 1
     assert accsat_cc.kernel_summary(tmp_path / "k.jsonl")["rewritten"] == 1

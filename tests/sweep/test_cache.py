@@ -15,4 +15,3 @@ def test_one_sweep_per_output_folder(tmp_path):
     first.release()
     second.lock()
     second.release()
-

@@ -16,8 +16,10 @@ def test_grid_adds_orig_and_keeps_a_benchmarks_variants_together():
 
 def test_keys_are_file_names_and_lists_drop_blanks_and_repeats():
     assert split_list(" BT, SP,,BT ") == ["BT", "SP"]
-    assert Cell("spec", "303.ostencil", "test", "gcc=x/y", "host", ORIG).key == \
-        "303.ostencil.test.gcc_x_y.host.orig"
+    assert (
+        Cell("spec", "303.ostencil", "test", "gcc=x/y", "host", ORIG).key
+        == "303.ostencil.test.gcc_x_y.host.orig"
+    )
 
 
 def test_every_config_is_accepted_and_nothing_else():

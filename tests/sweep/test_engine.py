@@ -131,4 +131,3 @@ def test_an_executor_may_leave_a_verdict_of_this_machine_to_its_own(tmp_path):
     results = quiet(FakeSuite(), tmp_path, ex).run(cells)
     assert ex.given == [cells]  # XX too: its precheck is the other machine's to make
     assert [r.status for r in results] == [OK, OK]
-

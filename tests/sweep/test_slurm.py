@@ -142,8 +142,11 @@ def test_a_killed_driver_loses_nothing_and_no_cell_is_done_twice(slurm_cluster, 
 
 def _diagnosis(text: str, subs: list[Submission]) -> str:
     """The driver's output and every task's log: what a failure message should show."""
-    logs = [f"--- {log}\n{log.read_text(errors='replace')[-2000:]}"
-            for s in subs for log in sorted(s.folder.glob("*.log"))]
+    logs = [
+        f"--- {log}\n{log.read_text(errors='replace')[-2000:]}"
+        for s in subs
+        for log in sorted(s.folder.glob("*.log"))
+    ]
     return "\n".join([text, *logs])
 
 

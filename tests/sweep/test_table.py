@@ -12,9 +12,10 @@ def cell(variant="orig") -> Cell:
 
 
 def test_table_adds_cpu_blocks_when_the_machine_was_shared():
-    rs = [Result(cell(), OK, seconds=2.0, mops=10.0, cpu_seconds=1.0, extra={"load": [0.1]}),
-          Result(cell("cse"), OK, seconds=1.0, mops=20.0, cpu_seconds=0.8,
-                 extra={"load": [0.2]})]
+    rs = [
+        Result(cell(), OK, seconds=2.0, mops=10.0, cpu_seconds=1.0, extra={"load": [0.1]}),
+        Result(cell("cse"), OK, seconds=1.0, mops=20.0, cpu_seconds=0.8, extra={"load": [0.2]}),
+    ]
     quiet = speedup_table(rs)
     assert "2.000" in quiet and "CPU" not in quiet
     rs[1].extra["load"] = [999.0]

@@ -19,8 +19,11 @@ from accsat.toolchain.compilers import (
 def test_flags_table_is_complete():
     for key in [(f, m, t) for f in FAMILIES for m in MODELS for t in TARGETS]:
         assert key in TABLE, key
-    assert flags_for(Compiler.parse("gcc"), "openacc", "host").compile == \
-        ("-O3", "-fopenacc", "-foffload=disable")
+    assert flags_for(Compiler.parse("gcc"), "openacc", "host").compile == (
+        "-O3",
+        "-fopenacc",
+        "-foffload=disable",
+    )
     assert isinstance(flags_for(Compiler.parse("clang"), "openacc", "host"), str)
     nvptx = flags_for(Compiler.parse("nvc"), "openacc", "nvptx")
     assert isinstance(nvptx, Flags) and "-gpu=cc80" in nvptx.compile
@@ -37,13 +40,27 @@ def test_families_are_read_from_the_name_as_accsat_cc_reads_them():
     assert flags_for(odd, "openacc", "host") == "no flags for xlc openacc host in the table"
 
 
-@pytest.mark.parametrize("name, family, cxx", [
-    ("gcc", "gcc", False), ("gcc-12", "gcc", False), ("x86_64-linux-gnu-gcc-12", "gcc", False),
-    ("cc", "gcc", False), ("clang", "clang", False), ("clang-14", "clang", False),
-    ("/usr/lib/llvm-14/bin/clang", "clang", False), ("clang++", "clang", True),
-    ("nvc", "nvc", False), ("nvc++", "nvc", True), ("pgcc", "nvc", False),
-    ("g++", "gcc", True), ("c++", "gcc", True), ("icx", "clang", False), ("weirdcc", "gcc", False),
-    ("tcc8", "gcc", False), ("xlc", "other", False),
-])
+@pytest.mark.parametrize(
+    "name, family, cxx",
+    [
+        ("gcc", "gcc", False),
+        ("gcc-12", "gcc", False),
+        ("x86_64-linux-gnu-gcc-12", "gcc", False),
+        ("cc", "gcc", False),
+        ("clang", "clang", False),
+        ("clang-14", "clang", False),
+        ("/usr/lib/llvm-14/bin/clang", "clang", False),
+        ("clang++", "clang", True),
+        ("nvc", "nvc", False),
+        ("nvc++", "nvc", True),
+        ("pgcc", "nvc", False),
+        ("g++", "gcc", True),
+        ("c++", "gcc", True),
+        ("icx", "clang", False),
+        ("weirdcc", "gcc", False),
+        ("tcc8", "gcc", False),
+        ("xlc", "other", False),
+    ],
+)
 def test_family(name, family, cxx):
     assert family_of(name) == (family, cxx)

@@ -32,8 +32,9 @@ def gone(pid: int, within: float = 10.0) -> bool:
 
 
 def test_capture_returns_the_status_and_both_streams(tmp_path):
-    done = process.capture(["/bin/sh", "-c", "pwd; echo oops >&2; exit 3"], cwd=tmp_path,
-                           timeout=30)
+    done = process.capture(
+        ["/bin/sh", "-c", "pwd; echo oops >&2; exit 3"], cwd=tmp_path, timeout=30
+    )
     assert (done.returncode, done.ok, done.timed_out) == (3, False, False)
     assert done.out == f"{tmp_path}\n" and done.err == "oops\n"
     assert process.capture(["/bin/sh", "-c", "cat"], timeout=30).stdout == b""  # stdin: empty
@@ -43,7 +44,8 @@ def test_capture_kills_the_whole_group_at_the_timeout(tmp_path):
     """The shell and the sleep it left in the background both end; what was printed stays."""
     pids = tmp_path / "pids"
     done = process.capture(
-        ["/bin/sh", "-c", f"sleep 600 & echo $! > {pids}; echo started; wait"], timeout=1)
+        ["/bin/sh", "-c", f"sleep 600 & echo $! > {pids}; echo started; wait"], timeout=1
+    )
     assert done.timed_out and done.returncode is None and not done.ok
     assert done.out == "started\n"
     assert gone(int(pids.read_text()))
@@ -79,8 +81,9 @@ def test_timed_runs_have_a_fixed_memory_layout(tmp_path):
         pytest.skip("no /proc/self/personality (not Linux)")
     out = tmp_path / "out"
     for timed, expected in ((False, 0), (True, 0x0040000)):
-        process.run(["/bin/sh", "-c", "cat /proc/self/personality"], tmp_path, {}, 30, out,
-                    timed=timed)
+        process.run(
+            ["/bin/sh", "-c", "cat /proc/self/personality"], tmp_path, {}, 30, out, timed=timed
+        )
         assert int(out.read_text(), 16) & 0x0040000 == expected
 
 
@@ -89,20 +92,29 @@ def starters(path: Path) -> list[str]:
     found = []
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
         if isinstance(node, ast.Import | ast.ImportFrom):
-            names = [node.module] if isinstance(node, ast.ImportFrom) else \
-                [a.name for a in node.names]
-            found += [f"{path.name}:{node.lineno}: imports subprocess"
-                      for n in names if n == "subprocess"]
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
-                and node.value.id == "os" and node.attr in ("system", "popen", "spawnv",
-                                                            "spawnvp", "posix_spawn"):
+            names = (
+                [node.module] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            )
+            found += [
+                f"{path.name}:{node.lineno}: imports subprocess" for n in names if n == "subprocess"
+            ]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "os"
+            and node.attr in ("system", "popen", "spawnv", "spawnvp", "posix_spawn")
+        ):
             found.append(f"{path.name}:{node.lineno}: os.{node.attr}")
     return found
 
 
 def test_every_child_process_goes_through_the_runner():
-    files = [p for pkg in ("accsat", "npb_harness", "spec_harness")
-             for p in sorted((ROOT / pkg).rglob("*.py")) if p != RUNNER]
+    files = [
+        p
+        for pkg in ("accsat", "npb_harness", "spec_harness")
+        for p in sorted((ROOT / pkg).rglob("*.py"))
+        if p != RUNNER
+    ]
     assert files and [s for p in files for s in starters(p)] == []
 
 

@@ -44,8 +44,9 @@ def test_output_file_is_written_and_input_untouched(cfile, tmp_path):
 
 
 def one_line_error(args):
-    proc = subprocess.run([sys.executable, "-m", "accsat.cli", *args], capture_output=True,
-                          text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "accsat.cli", *args], capture_output=True, text=True
+    )
     assert proc.returncode != 0
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
@@ -77,8 +78,11 @@ def test_bad_option_values_are_one_line(cfile):
 
 def _accsat(*args, **kw):
     kw.setdefault("stdout", subprocess.PIPE)
-    return subprocess.run([sys.executable, "-c", "from accsat.cli import main; main()", *args],
-                          stderr=subprocess.PIPE, **kw)
+    return subprocess.run(
+        [sys.executable, "-c", "from accsat.cli import main; main()", *args],
+        stderr=subprocess.PIPE,
+        **kw,
+    )
 
 
 def test_stdout_is_the_c_file_only_and_survives_a_closed_stdout(cfile, tmp_path):
@@ -87,8 +91,15 @@ def test_stdout_is_the_c_file_only_and_survives_a_closed_stdout(cfile, tmp_path)
     res = _accsat("rewrite", str(path), text=True)
     assert res.returncode == 0 and res.stdout.splitlines()[0] == KERNEL.splitlines()[0]
     out = tmp_path / "o.c"
-    res = _accsat("rewrite", str(path), "-o", str(out), stdout=subprocess.DEVNULL, text=True,
-                  preexec_fn=lambda: os.close(1))  # as `accsat rewrite ... >&-`
+    res = _accsat(
+        "rewrite",
+        str(path),
+        "-o",
+        str(out),
+        stdout=subprocess.DEVNULL,
+        text=True,
+        preexec_fn=lambda: os.close(1),
+    )  # as `accsat rewrite ... >&-`
     assert res.returncode == 0, res.stderr
     assert out.read_text().splitlines()[0] == KERNEL.splitlines()[0]
 

@@ -25,7 +25,9 @@ def test_acc_data_is_neither():
 
 
 def test_omp_target_combined_with_collapse():
-    d = directives.parse("omp target teams distribute parallel for simd collapse(3) map(to: a[0:n])")
+    d = directives.parse(
+        "omp target teams distribute parallel for simd collapse(3) map(to: a[0:n])"
+    )
     assert d.is_loop and d.is_region and d.collapse == 3
 
 

@@ -32,7 +32,7 @@ void f(int n) {
     ks = kernels_of(p)
     assert [k.line for k in ks] == [7]  # the j loop; the k loop stays inside its body
     src = p.read_text()
-    assert src[ks[0].span.start:ks[0].span.end].startswith("for (k = 0")
+    assert src[ks[0].span.start : ks[0].span.end].startswith("for (k = 0")
 
 
 def test_kernels_region_without_loop_directives_takes_innermost_of_each_nest(cfile):
@@ -112,6 +112,8 @@ void f(int n) {
 }
 """)
     src = p.read_text()
-    spans = [src[k.span.start:k.span.end] for k in kernels_of(p)]
-    assert spans == ["if (i > 2) a[i] = 1.0; else a[i] = 2.0;",
-                     "do { a[i] += 1.0; } while (a[i] < 3.0);"]
+    spans = [src[k.span.start : k.span.end] for k in kernels_of(p)]
+    assert spans == [
+        "if (i > 2) a[i] = 1.0; else a[i] = 2.0;",
+        "do { a[i] += 1.0; } while (a[i] < 3.0);",
+    ]

@@ -10,18 +10,27 @@ HEADER = "double a[64], b[64], c[64];\nint idx[64];\n"
 
 
 def body(src: str, decls: str = "int i, j; double t, s;") -> str:
-    return HEADER + "void f(int n, double *p, double *q) {\n  " + decls + \
-        "\n  #pragma omp parallel for\n  for (i = 0; i < n; i++) {\n" + src + "\n  }\n}\n"
+    return (
+        HEADER
+        + "void f(int n, double *p, double *q) {\n  "
+        + decls
+        + "\n  #pragma omp parallel for\n  for (i = 0; i < n; i++) {\n"
+        + src
+        + "\n  }\n}\n"
+    )
 
 
-@pytest.mark.parametrize("src,reason", [
-    ("    if (a[i] > 0) goto out;\n    b[i] = 1; out: ;", "goto"),
-    ("    switch (idx[i]) { case 0: b[i] = 1; break; default: b[i] = 2; }", "switch"),
-    ("    #pragma omp atomic\n    c[0] += a[i];", "atomic"),
-    ("    double j = a[i]; b[i] = j;", "hides another variable"),
-    ("    static double z; z = a[i]; b[i] = z;", "static"),
-    ("    b[i] = a[i] > 0 && (c[i] = 1) > 0;", "conditionally evaluated"),
-])
+@pytest.mark.parametrize(
+    "src,reason",
+    [
+        ("    if (a[i] > 0) goto out;\n    b[i] = 1; out: ;", "goto"),
+        ("    switch (idx[i]) { case 0: b[i] = 1; break; default: b[i] = 2; }", "switch"),
+        ("    #pragma omp atomic\n    c[0] += a[i];", "atomic"),
+        ("    double j = a[i]; b[i] = j;", "hides another variable"),
+        ("    static double z; z = a[i]; b[i] = z;", "static"),
+        ("    b[i] = a[i] > 0 && (c[i] = 1) > 0;", "conditionally evaluated"),
+    ],
+)
 def test_unsupported_kernels_are_left_as_written(cfile, src, reason):
     path = cfile(body(src))
     result = rewrite(path, variant="cse")
@@ -31,14 +40,17 @@ def test_unsupported_kernels_are_left_as_written(cfile, src, reason):
 
 
 def test_address_taken_local_is_unsupported(cfile):
-    path = cfile(HEADER + """void g(double *x);
+    path = cfile(
+        HEADER
+        + """void g(double *x);
 void f(int n) {
   int i; double t = 0;
   g(&t);
   #pragma omp parallel for
   for (i = 0; i < n; i++) { b[i] = a[i] * t; }
 }
-""")
+"""
+    )
     (k,) = rewrite(path, variant="cse").kernels
     assert "address" in k.reason
 
@@ -55,13 +67,31 @@ def test_text_outside_bodies_is_byte_identical(cfile):
 
 
 def test_report_fields_and_cost_order(cfile):
-    path = cfile(body("    t = a[i] * b[i] + a[i] * c[i];\n    s = a[i] * b[i] - c[i];\n"
-                      "    p[i] = t * s + q[i];"))
+    path = cfile(
+        body(
+            "    t = a[i] * b[i] + a[i] * c[i];\n    s = a[i] * b[i] - c[i];\n"
+            "    p[i] = t * s + q[i];"
+        )
+    )
     for variant in VARIANTS:
         (k,) = rewrite(path, variant=variant).kernels
         data = json.loads(k.to_json())
-        for key in ("file", "line", "construct", "status", "reason", "variant", "statements",
-                    "egraph", "cost", "extraction", "loads", "ops", "fma", "seconds"):
+        for key in (
+            "file",
+            "line",
+            "construct",
+            "status",
+            "reason",
+            "variant",
+            "statements",
+            "egraph",
+            "cost",
+            "extraction",
+            "loads",
+            "ops",
+            "fma",
+            "seconds",
+        ):
             assert key in data
         assert k.status == "rewritten"
         assert k.cost["extracted"] <= k.cost["greedy"] + 1e-9 <= k.cost["original"] + 1e-9
@@ -78,8 +108,20 @@ def test_fma_rules_form_fmas_and_fp_exact_turns_them_off(cfile):
 
 def compile_run(path, tmp_path, name):
     exe = tmp_path / name
-    subprocess.run(["gcc", "-O0", "-fopenmp", "-foffload=disable", "-ffp-contract=off",
-                    str(path), "-o", str(exe), "-lm"], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O0",
+            "-fopenmp",
+            "-foffload=disable",
+            "-ffp-contract=off",
+            str(path),
+            "-o",
+            str(exe),
+            "-lm",
+        ],
+        check=True,
+    )
     return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
 
 

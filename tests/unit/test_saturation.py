@@ -22,15 +22,30 @@ int main(void) {
 
 def run(path, tmp_path, name):
     exe = tmp_path / name
-    subprocess.run(["gcc", "-O0", "-fopenmp", "-foffload=disable", "-ffp-contract=off", str(path),
-                    "-o", str(exe), "-lm"], check=True)
+    subprocess.run(
+        [
+            "gcc",
+            "-O0",
+            "-fopenmp",
+            "-foffload=disable",
+            "-ffp-contract=off",
+            str(path),
+            "-o",
+            str(exe),
+            "-lm",
+        ],
+        check=True,
+    )
     out = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
     return [[float.fromhex(v) for v in line.split()] for line in out.splitlines()]
 
 
 def close(a, b, rel=1e-9):
-    return all(abs(u - v) <= rel * max(abs(u), abs(v), 1e-12)
-               for ra, rb in zip(a, b, strict=True) for u, v in zip(ra, rb, strict=True))
+    return all(
+        abs(u - v) <= rel * max(abs(u), abs(v), 1e-12)
+        for ra, rb in zip(a, b, strict=True)
+        for u, v in zip(ra, rb, strict=True)
+    )
 
 
 def test_reassociation_shares_subexpressions_and_forms_fmas(cfile):

@@ -57,8 +57,12 @@ def old_minimum(monkeypatch):
     monkeypatch.setattr(fold, "format_int", _old_format_int)
     monkeypatch.setattr(saturate, "format_int", _old_format_int)
     # the pipeline's own re-read check would catch it too: leave it to accsat check
-    monkeypatch.setattr(accsat.pipeline, "reread_check",
-                        lambda loaded, results, options, **kw: results, raising=False)
+    monkeypatch.setattr(
+        accsat.pipeline,
+        "reread_check",
+        lambda loaded, results, options, **kw: results,
+        raising=False,
+    )
 
 
 def _check(tmp_path: Path, src: str, variant: str):

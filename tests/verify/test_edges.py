@@ -40,8 +40,7 @@ def _kernel(tmp_path: Path, src: str = SRC):
     loaded = load(path, Options().preprocess)
     k = loaded.kernels[0]
     prog = compile_body(k.loop.stmt, k.scope, loaded.symbols, loaded.defined, k.address_taken)
-    edges = kernel_edges([(k.loop.stmt, k.scope, loaded.symbols)], loaded.defined,
-                         k.address_taken)
+    edges = kernel_edges([(k.loop.stmt, k.scope, loaded.symbols)], loaded.defined, k.address_taken)
     return prog, edges
 
 
@@ -56,7 +55,9 @@ def test_constants_of_the_body_and_their_neighbours(tmp_path):
     assert EdgeValues(ints=(1000, 7)).pool(INT)[:5] == (1000, 0, 7, 1, -1)
     assert pool.index(INT_MAX - 1) < pool.index(999)
     fpool = edges.pool(DOUBLE)
-    assert {0.25, -0.25, 1.25, -0.75, math.nextafter(0.25, 1), math.nextafter(0.25, 0)} <= set(fpool)
+    assert {0.25, -0.25, 1.25, -0.75, math.nextafter(0.25, 1), math.nextafter(0.25, 0)} <= set(
+        fpool
+    )
     # what indexes keeps ordinary values
     assert "i" in edges.no_edge
     assert {"s", "p:x", "p:num"}.isdisjoint(edges.no_edge)
@@ -100,8 +101,10 @@ def test_edge_rounds_reach_the_loaded_values(tmp_path):
     assert a.scalars == b.scalars
     assert a.memory_value("p:x", 8, DOUBLE, 0) == b.memory_value("p:x", 8, DOUBLE, 0)
     # the scalar s (no index) takes edge values too
-    svals = {make_state(7, 0, scalars, prog.outer_objects, edges=edges,
-                        edge_round=r).scalars["s"] for r in range(len(edges.pool(DOUBLE)))}
+    svals = {
+        make_state(7, 0, scalars, prog.outer_objects, edges=edges, edge_round=r).scalars["s"]
+        for r in range(len(edges.pool(DOUBLE)))
+    }
     assert 0.25 in svals and math.inf in svals
 
 
@@ -111,8 +114,7 @@ def test_finite_rounds_keep_random_floats(tmp_path):
     pool = edges.pool(INT)
     nums = set()
     for r in range(len(pool)):
-        st = make_state(7, 0, scalars, prog.outer_objects, finite=True, edges=edges,
-                        edge_round=r)
+        st = make_state(7, 0, scalars, prog.outer_objects, finite=True, edges=edges, edge_round=r)
         for v in (st.scalars["s"], st.memory_value("p:x", 8, DOUBLE, 0)):
             assert math.isfinite(v) and 0.5 <= abs(v) <= 8
         nums.add(st.memory_value("p:num", 4 * st.scalars["i"], INT, 0))

@@ -36,8 +36,13 @@ def _kernel(tmp_path: Path, src: str):
 def test_mostly_undefined_is_weak(tmp_path):
     _path, loaded = _kernel(tmp_path, MOSTLY_UB)
     k = loaded.kernels[0]
-    v = verify_body(k, loaded.symbols, "{ int _v0 = a[i] * 65536 * 32768; c[i] = _v0 + _v0; }",
-                    None, defined=loaded.defined)
+    v = verify_body(
+        k,
+        loaded.symbols,
+        "{ int _v0 = a[i] * 65536 * 32768; c[i] = _v0 + _v0; }",
+        None,
+        defined=loaded.defined,
+    )
     assert v.verdict == "weak" and not v.failed, v.message
     assert 2 * v.skipped > v.states_tried
     assert "undefined behaviour" in v.message and "signed overflow" in v.message
@@ -46,16 +51,22 @@ def test_mostly_undefined_is_weak(tmp_path):
     table = format_table([v])
     assert "weak" in table and v.message in table
     # a wrong rewrite of it still fails
-    bad = verify_body(k, loaded.symbols, "{ int _v0 = a[i] * 65536 * 32768; c[i] = _v0 + 1; }",
-                      None, defined=loaded.defined)
+    bad = verify_body(
+        k,
+        loaded.symbols,
+        "{ int _v0 = a[i] * 65536 * 32768; c[i] = _v0 + 1; }",
+        None,
+        defined=loaded.defined,
+    )
     assert bad.verdict == "fail"
 
 
 def test_defined_is_a_plain_pass(tmp_path):
     _path, loaded = _kernel(tmp_path, DEFINED)
     k = loaded.kernels[0]
-    v = verify_body(k, loaded.symbols, "{ int _v0 = a[i] * 3; c[i] = _v0 + _v0; }", None,
-                    defined=loaded.defined)
+    v = verify_body(
+        k, loaded.symbols, "{ int _v0 = a[i] * 3; c[i] = _v0 + _v0; }", None, defined=loaded.defined
+    )
     assert v.verdict == "pass" and 2 * v.skipped <= v.states_tried
 
 

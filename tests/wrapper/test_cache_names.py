@@ -9,8 +9,11 @@ from .conftest import ACC, KERNEL, needs_gcc, wrap
 
 
 def _events(log) -> list[str]:
-    return [line.split()[2] for line in log.read_text().splitlines()
-            if line.split()[2] in ("hit", "miss")]
+    return [
+        line.split()[2]
+        for line in log.read_text().splitlines()
+        if line.split()[2] in ("hit", "miss")
+    ]
 
 
 @needs_gcc
@@ -27,7 +30,8 @@ def test_spellings_of_one_name_share_an_entry_and_keep_their_own_lines(project, 
 
 
 def test_same_name_normalises_and_makes_names_under_the_current_folder_relative(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     assert cache.same_name("./k.c") == cache.same_name("k.c") == "k.c"
     assert cache.same_name("sub/../k.c") == "k.c"

@@ -47,8 +47,16 @@ def test_every_setting_has_a_sane_default(home):
 def test_the_wrapper_reaches_every_rewrite_setting():
     """accsat-cc reads every setting accsat rewrite takes as an option, by the same name."""
     assert {s.name for s in declared(Options)} <= {s.name for s in SETTINGS}
-    assert {"fp_exact", "rules", "cost_model", "extract_gap", "extract_seconds", "max_nodes",
-            "fma_call", "registers"} <= {s.name for s in SETTINGS}
+    assert {
+        "fp_exact",
+        "rules",
+        "cost_model",
+        "extract_gap",
+        "extract_seconds",
+        "max_nodes",
+        "fma_call",
+        "registers",
+    } <= {s.name for s in SETTINGS}
 
 
 @pytest.mark.parametrize(

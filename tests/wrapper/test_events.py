@@ -11,8 +11,17 @@ pytestmark = needs_gcc
 
 def test_a_file_compiled_as_written_is_one_fallback_event(project, env):
     log = project / "events.jsonl"
-    r = wrap(project, env, "gcc", "-c", *ACC, "k.c", ACCSAT_EVENTS=str(log),
-             ACCSAT_TIMEOUT="0.001", ACCSAT_CACHE="0")
+    r = wrap(
+        project,
+        env,
+        "gcc",
+        "-c",
+        *ACC,
+        "k.c",
+        ACCSAT_EVENTS=str(log),
+        ACCSAT_TIMEOUT="0.001",
+        ACCSAT_CACHE="0",
+    )
     assert r.returncode == 0 and (project / "k.o").exists()
     found = list(events.events(log))
     assert [e["event"] for e in found] == ["rewrite", "fallback", "done"]
@@ -31,8 +40,9 @@ def test_a_rewritten_build_has_no_fallback(project, env):
 
 def test_a_bad_setting_is_a_fallback_of_the_whole_call(project, env):
     log = project / "events.jsonl"
-    r = wrap(project, env, "gcc", "-c", *ACC, "k.c", ACCSAT_EVENTS=str(log),
-             ACCSAT_MAX_NODES="many")
+    r = wrap(
+        project, env, "gcc", "-c", *ACC, "k.c", ACCSAT_EVENTS=str(log), ACCSAT_MAX_NODES="many"
+    )
     assert r.returncode == 0 and (project / "k.o").exists()
     (fallback,) = events.events(log, events.FALLBACK)
     assert fallback["file"] is None and "ACCSAT_MAX_NODES='many'" in fallback["reason"]

@@ -43,7 +43,9 @@ def test_several_commands_run_in_order(tmp_path, env):
     assert r.returncode == 0
     zeroed, stats = r.stdout.split("\n", 1)
     assert zeroed == f"statistics zeroed in {cache}"
-    assert [line.split()[-1] for line in stats.splitlines() if line.startswith("cache hits")] == ["0"]
+    assert [line.split()[-1] for line in stats.splitlines() if line.startswith("cache hits")] == [
+        "0"
+    ]
 
 
 def test_an_argument_that_is_no_command_is_refused(tmp_path, env):

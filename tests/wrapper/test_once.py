@@ -23,7 +23,12 @@ def test_an_unwritable_cache_is_said_once_per_build(project, env, tmp_path):
     assert lines(second.stderr) == []
     other = subprocess.run(  # another build: its own process group
         [*WRAPPER, *args],
-        cwd=project, env=env, capture_output=True, text=True, timeout=240,
-        start_new_session=True)
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        start_new_session=True,
+    )
     assert other.returncode == 0 and len(lines(other.stderr)) == 1
     assert os.listdir(run / "accsat")  # the markers

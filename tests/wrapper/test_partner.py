@@ -163,8 +163,9 @@ def test_a_partner_that_loaded_another_text_answers_nothing(tmp_path):
     assert answer == {"same": True, "rewritten": True, "reports": True, "by_partner": 0}
 
 
-@pytest.mark.parametrize("cores, busy, lends", [(2, 1, True), (2, 2, False), (8, 4, True),
-                                                (8, 5, False), (1, 1, False)])
+@pytest.mark.parametrize(
+    "cores, busy, lends", [(2, 1, True), (2, 2, False), (8, 4, True), (8, 5, False), (1, 1, False)]
+)
 def test_partners_are_used_only_while_each_has_a_core(monkeypatch, cores, busy, lends):
     """``make -j2`` on two cores: the second request's child works alone."""
     monkeypatch.setattr(partner, "cores", lambda: cores)

@@ -44,12 +44,18 @@ main()
 def test_an_internal_error_is_one_line_and_the_original_compiles(project, env):
     import subprocess
 
-    got = subprocess.run([sys.executable, "-c", BOOM, "gcc", *ACC, "-c", "k.c", "-o", "k.o"],
-                         cwd=project, env=env, capture_output=True, text=True)
+    got = subprocess.run(
+        [sys.executable, "-c", BOOM, "gcc", *ACC, "-c", "k.c", "-o", "k.o"],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert got.returncode == 0, got.stderr
     assert (project / "k.o").is_file()
     assert got.stderr.splitlines() == [
-        "accsat-cc: internal error (ValueError: a bug of ours); compiling the original"]
+        "accsat-cc: internal error (ValueError: a bug of ours); compiling the original"
+    ]
 
 
 @needs_gcc
@@ -67,16 +73,31 @@ def test_cli_report_that_cannot_be_written_is_one_line(tmp_path, where):
     import subprocess
 
     src = tmp_path / "k.c"
-    src.write_text("void f(int n, double *a)\n{\n#pragma acc parallel loop\n"
-                   "  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n}\n")
+    src.write_text(
+        "void f(int n, double *a)\n{\n#pragma acc parallel loop\n"
+        "  for (int i = 0; i < n; i++)\n    a[i] = a[i] * 2.0;\n}\n"
+    )
     target = tmp_path / "r"
     if where == "fifo":
         os.mkfifo(target)
     else:
         target.mkdir()
-    got = subprocess.run([sys.executable, "-m", "accsat.cli", "rewrite", str(src),
-                          "--report", str(target), "--variant", "cse"],
-                         capture_output=True, text=True, timeout=120)
+    got = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "accsat.cli",
+            "rewrite",
+            str(src),
+            "--report",
+            str(target),
+            "--variant",
+            "cse",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert got.returncode != 0
     assert "Traceback" not in got.stderr
     about_it = [line for line in got.stderr.splitlines() if str(target) in line]
