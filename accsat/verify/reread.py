@@ -30,6 +30,7 @@ import math
 import re
 import struct
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 
 from pycparser import c_ast
@@ -192,13 +193,13 @@ def _shape(stmt: ir.Stmt, terms: TermTable, value, temps: tuple[str, ...]) -> Sh
     elif isinstance(stmt, ir.Verbatim):
         if stmt.declares is not None and _ours(stmt.declares.name, temps):
             return None
-        attrs = ("".join(stmt.text.split()),)
+        attrs = (_tokens(stmt.text),)
     elif isinstance(stmt, ir.Store):
         attrs = (stmt.template,)
     elif isinstance(stmt, ir.Eval):
         attrs = (stmt.callee,)
     elif isinstance(stmt, ir.Loop):
-        attrs = ("".join(stmt.header.split()), "".join(stmt.trailer.split()))
+        attrs = (_tokens(stmt.header), _tokens(stmt.trailer))
     else:
         attrs = ()
     uses = tuple(value(u) for u in ir.uses(stmt))
@@ -218,6 +219,18 @@ def _shape(stmt: ir.Stmt, terms: TermTable, value, temps: tuple[str, ...]) -> Sh
         blocks,
         tuple(b.ctx for b in ir.children(stmt)),
     )
+
+
+_TOKEN = re.compile(
+    r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'|[A-Za-z_0-9.]+|->|\+\+|--|<<=|>>=|<<|>>"""
+    r"|<=|>=|==|!=|&&|\|\||[-+*/%&|^]=|\S"
+)
+
+
+def _tokens(text: str) -> str:
+    """C text compared token by token (blanks between tokens do not count, inside a
+    string they do, and ``a-- - b`` is not ``a - --b``)."""
+    return " ".join(_TOKEN.findall(text))
 
 
 def _all(shapes: tuple[Shape, ...]):
@@ -364,7 +377,7 @@ class _Matcher:
             nodes = self.exp.nodes.get(c, ())
             v = self.constant_of(nodes[0]) if nodes else None
             t = scalar(v[1]) if v is not None else None
-            if v is None or t is None or isinstance(v[0], str):
+            if v is None or t is None or isinstance(v[0], (str, Fraction)):
                 return None
             operands.append((v[0], t))
         target = scalar(n.ctype)
@@ -381,10 +394,10 @@ class _Matcher:
             return False
         if self.placed is None:
             self.placed = {}
-            for cls, nodes in self.exp.nodes.items():
-                for m in nodes:
-                    self.placed.setdefault((m.op, m.ty, m.attrs), []).append(cls)
-        there = [c for c in self.placed.get((n.op, f"{base}{want}", n.attrs), ())]
+            for cls, nodes in self.exp.nodes.items():  # the extracted node: what runs
+                m = nodes[0]
+                self.placed.setdefault((m.op, m.ty, m.attrs), []).append(cls)
+        there = self.placed.get((n.op, f"{base}{want}", n.attrs), ())
         return any(self.value(tid, c) for c in there)
 
     def load(self, t: Term, n: ENode) -> bool:
@@ -523,11 +536,17 @@ class _Matcher:
         return f"{head}({', '.join(self.describe_class(c, depth - 1) for c in n.children)})"
 
 
-Constant = tuple[int | float | str, str]
+Constant = tuple[int | float | Fraction | str, str]
 
 
 def _literal(text: str, ctype: str) -> Constant:
-    """A literal's value, or its text where it has none we compute (a string)."""
+    """A literal's value, or its text where it has none we compute (a string); a
+    ``long double`` decimal literal exactly (a Python float would round it)."""
+    if ctype == "long double":
+        try:
+            return Fraction(text.strip().rstrip("lL")), ctype
+        except ValueError:
+            return text.strip(), ctype
     t = scalar(ctype)
     v = None if t is None else literal_value(text, t)
     return (text, ctype) if v is None else (v, ctype)
@@ -546,7 +565,7 @@ def _constant(terms: TermTable, tid: int) -> Constant | None:
     target = scalar(ctype)
     if (
         target is None
-        or any(c is None or isinstance(c[0], str) for c in operands)
+        or any(c is None or isinstance(c[0], (str, Fraction)) for c in operands)
         or any(x is None for x in ts)
     ):
         return None
@@ -558,7 +577,7 @@ def _constant(terms: TermTable, tid: int) -> Constant | None:
             for c, x in zip(operands, ts, strict=True)
             if c is not None
             and x is not None  # checked above
-            and not isinstance(c[0], str)
+            and not isinstance(c[0], (str, Fraction))
         ],
     )
     return None if value is None else (value, ctype)
