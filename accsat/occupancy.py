@@ -24,6 +24,7 @@ WARP_SLOTS = 64
 MAX_BLOCKS = 32
 ALLOCATION_UNIT = 256  # registers, per warp
 MAX_REGISTERS = 255  # per thread
+BLOCK_THREADS = 128  # the block size the register budget ``keep`` keeps the step at
 
 
 def occupancy(registers: int, block_threads: int | None = None) -> float:

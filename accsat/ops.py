@@ -41,8 +41,10 @@ class Op:
     attrs: int = 0  # String arguments after the result type (names, keys, literal text)
     c: str | None = None  # C operator, None where the printed form is not one operator
     prec: int | None = PRIMARY  # precedence of the printed form (None: never printed)
-    foldable: bool = False  # constant folding applies (egraph/fold.py computes it)
+    foldable: bool = False  # constant folding applies (frontend/fold.py computes it)
     int_only: bool = False  # C allows it on integers only
+    # operands C evaluates only on some paths (&&, ||, ?:): lowered in a context of their own
+    guarded: tuple[int, ...] = ()
 
     @property
     def typed(self) -> bool:
@@ -93,9 +95,9 @@ TABLE: tuple[Op, ...] = (
     Op("Eq", "comparison", 2, c="==", prec=EQ_PREC, foldable=True),
     Op("Ne", "comparison", 2, c="!=", prec=EQ_PREC, foldable=True),
     Op("Not", "logic", 1, c="!", prec=UNARY_PREC),
-    Op("And", "logic", 2, c="&&", prec=LAND_PREC),
-    Op("Or", "logic", 2, c="||", prec=LOR_PREC),
-    Op("Select", "other", 3, c="?:", prec=COND_PREC),  # c ? a : b
+    Op("And", "logic", 2, c="&&", prec=LAND_PREC, guarded=(1,)),
+    Op("Or", "logic", 2, c="||", prec=LOR_PREC, guarded=(1,)),
+    Op("Select", "other", 3, c="?:", prec=COND_PREC, guarded=(1, 2)),  # c ? a : b
     Op("Cast", "other", 1, prec=UNARY_PREC, foldable=True),
     Op("Call", "other", 1, attrs=1),  # pure math function name; argument list
 )

@@ -206,6 +206,11 @@ class Options:
     # last line, config) per compute construct; a kernel whose line lies in one gets that
     # config (ORIG: left as written), the others ``variant``
     kernel_configs: tuple[tuple[int, int, str], ...] = ()
+    # what ptxas said of this file's device entries (accsat-cc's checked ``keep``,
+    # wrapper/ptxkeep.py): (first line, last line, registers of the entry as written,
+    # most values a kernel in those lines may hold at a time, None: no cap, -1: keep it
+    # as written)
+    kernel_registers: tuple[tuple[int, int, int | None, int | None], ...] = ()
 
     @property
     def spec(self) -> Variant:
@@ -226,6 +231,18 @@ class Options:
             if first <= line <= last:
                 return config
         return self.variant
+
+    def registers_for(self, line: int) -> tuple[int | None, int | None]:
+        """(ptxas's registers as written, most values held) for the kernel on ``line``."""
+        written: int | None = None
+        held: int | None = None
+        for first, last, regs, most in self.kernel_registers:
+            if first <= line <= last:
+                if regs is not None:
+                    written = regs if written is None else max(written, regs)
+                if most is not None:
+                    held = most if held is None else min(held, most)
+        return written, held
 
     @property
     def extraction(self) -> ExtractConfig:

@@ -367,7 +367,18 @@ def _print(
 ):
     program = Program(ssa)
     indent, unit = _indentation(kernel, ctx.file.source)
-    plan = budget_plan(program, choice, sat.class_of, options.bulk, options.registers)
+    ptxas, held = options.registers_for(kernel.line)
+    if held is not None and held < 0:
+        raise OverBudget("ptxas lost an occupancy step however few values were shared")
+    plan = budget_plan(
+        program,
+        choice,
+        sat.class_of,
+        options.bulk,
+        options.registers,
+        ptxas_written=ptxas,
+        most_held=held,
+    )
     assert isinstance(kernel.span, BodySpan)
     shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
     printer = BodyPrinter(

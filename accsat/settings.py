@@ -168,6 +168,10 @@ class Text:
         return os.path.expanduser(raw)
 
 
+ANY = "any"  # the register budget: no limit
+KEEP = "keep"  # the register budget: no occupancy step lost against the code as written
+
+
 @dataclass(frozen=True)
 class Registers:
     """``any``, ``keep`` or a number of registers per thread."""
@@ -175,7 +179,7 @@ class Registers:
     metavar = "any|keep|N"
 
     def __call__(self, raw: object) -> str | int:
-        if isinstance(raw, str) and raw.strip().lower() in ("any", "keep"):
+        if isinstance(raw, str) and raw.strip().lower() in (ANY, KEEP):
             return raw.strip().lower()
         try:
             return Count(1)(raw)

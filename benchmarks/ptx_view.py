@@ -26,8 +26,8 @@ from npb_variants import configure  # benchmarks/ is on sys.path when run as a s
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import CONFIGS, ORIG, Options
 from accsat.pipeline import rewrite_file
-from accsat.sweep.ptx import analyse, find_ptx
 from accsat.toolchain.compilers import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
+from accsat.toolchain.ptx import analyse, find_ptx
 
 
 def prepare(npb_root: Path, bench: str, version: str, work: Path, cls: str) -> Path:

@@ -12,7 +12,7 @@ The rewrite runs in this process with the pipeline's ``make_plan`` replaced by
 ``build``: per benchmark (class S), the original tree and, per variant and register
 setting, a tree rewritten by accsat in this process; each built by gcc with nvptx
 offloading (-g -save-temps) and its PTX read by ``ptxas -arch=sm_80 -v``
-(accsat/sweep/ptx.py). While rewriting, each kernel's plan is modelled: the kernel
+(accsat/toolchain/ptx.py). While rewriting, each kernel's plan is modelled: the kernel
 as written, and the rewrite. Writes entries.json (one row per device entry and
 tree) and kernels.json (one row per kernel and tree).
 
@@ -46,7 +46,8 @@ import accsat.pipeline as pipeline
 from accsat.codegen import budget, registers
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import ORIG, Options
-from accsat.sweep.ptx import (
+from accsat.toolchain.compilers import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
+from accsat.toolchain.ptx import (
     analyse,
     block_threads,
     entry_locations,
@@ -54,7 +55,6 @@ from accsat.sweep.ptx import (
     find_ptx,
     launch_dims,
 )
-from accsat.toolchain.compilers import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS
 
 _current: dict[str, object] = {}
 _kernels: list[dict] = []

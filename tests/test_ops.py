@@ -64,7 +64,7 @@ def test_printer_and_placement_views_are_in_table():
 
 
 def test_folder_covers_foldable():
-    from accsat.egraph import fold
+    from accsat.frontend import fold
 
     assert set(fold._EXACT) <= ops.FOLDABLE
     for name in sorted(ops.FOLDABLE):
@@ -109,3 +109,34 @@ def test_cost_model_typo_is_rejected(tmp_path):
 
 def test_shipped_cost_model_names_are_operations():
     assert set(load_cost_model("paper").ops) <= set(ops.OPS)
+
+
+@pytest.mark.parametrize(
+    "expr, op",
+    [
+        ("a[i] > 0 && b[i] > 0", "And"),
+        ("a[i] > 0 || b[i] > 0", "Or"),
+        ("a[i] > 0 ? b[i] : c[i]", "Select"),
+    ],
+)
+def test_guarded_operands_are_the_ones_the_lowering_guards(tmp_path, expr, op):
+    """``Op.guarded`` (what placement lifts out of an operator's arms) names exactly the
+    operands the SSA lowering puts in contexts of their own."""
+    from accsat.frontend.load import load
+    from accsat.ssa.statements import build_ssa
+
+    src = tmp_path / "k.c"
+    src.write_text(
+        "double a[8], b[8], c[8], d[8];\nvoid k(int n)\n{\n  int i;\n#pragma acc parallel loop\n"
+        f"  for (i = 0; i < n; i++)\n    d[i] = {expr};\n}}\n"
+    )
+    loaded = load(src)
+    ssa = build_ssa(loaded.kernels[0], loaded.symbols, lambda op, ty: 1.0, loaded.defined)
+    (term,) = [t for t in ssa.terms.terms if t.op == op]
+
+    def guarded(tid: int) -> bool:  # some load of the operand is pinned to an arm
+        t = ssa.terms[tid]
+        return t.ctx in ssa.inline_ctxs or any(guarded(a) for a in t.args)
+
+    in_own = [k for k, arg in enumerate(term.args) if guarded(arg)]
+    assert tuple(in_own) == ops.OPS[op].guarded

@@ -317,8 +317,8 @@ def _old_format_int(value: int, t) -> str:
 def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch):
     """With the old INT_MIN printing put back (and the round-trip check that would now keep
     such a kernel as written turned off), the generator's edge kernels show wrong output."""
-    import accsat.egraph.fold as fold
     import accsat.egraph.saturate as saturate
+    import accsat.frontend.fold as fold
     import accsat.pipeline as pipeline
 
     text, _ = program_from_seeds(EDGE_SEEDS, "acc")

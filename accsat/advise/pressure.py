@@ -2,7 +2,7 @@
 
 Each variant's text (the original, and accsat's output for every variant) is
 built by gcc with nvptx offloading into a shared object (no ``main`` needed),
-``-g -save-temps`` leaving the linked PTX behind; ``sweep/ptx.py`` reads it
+``-g -save-temps`` leaving the linked PTX behind; ``toolchain/ptx.py`` reads it
 (ptxas registers and spills per entry, the entry's source lines) and each
 kernel gets the entry whose lines hold it. Without gcc's nvptx offload
 compiler or ptxas this is skipped with a note.
@@ -33,9 +33,9 @@ from ..frontend.load import LoadedFile
 from ..occupancy import occupancy
 from ..options import ORIG, VARIANTS, Options
 from ..pipeline import rewrite_file
-from ..sweep.ptx import analyse, entry_locations, entry_modules, find_ptx
 from ..toolchain import process
 from ..toolchain.compilers import OFFLOAD_LINK_FLAGS, nvptx_offload
+from ..toolchain.ptx import analyse, entry_locations, entry_modules, find_ptx
 from .analyse import KernelAdvice
 
 

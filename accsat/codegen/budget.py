@@ -25,8 +25,8 @@ import bisect
 from dataclasses import replace
 
 from ..egraph.graph import ENode
-from ..occupancy import MAX_REGISTERS, step_limit
-from ..settings import Registers
+from ..occupancy import BLOCK_THREADS, MAX_REGISTERS, step_limit
+from ..settings import ANY, KEEP, Registers
 from ..ssa import ir
 from .placement import INLINE_ONLY, PlacementError, Plan, _Planner, make_plan, planner
 from .program import Point, Program, Use
@@ -35,11 +35,6 @@ from .registers import Figures, model, peak_for
 
 class OverBudget(PlacementError):
     """Not even the kernel planned as written fits the budget: it stays as written."""
-
-
-ANY = "any"
-KEEP = "keep"
-BLOCK_THREADS = 128  # the block size ``keep`` keeps the occupancy step at
 
 
 def parse(setting: object) -> str | int:
@@ -75,12 +70,15 @@ def limit(
     The model's estimate is what ptxas needs at least; ptxas's count of a rewrite is
     about the larger of its count as written and that estimate (registers.py). ``keep``:
     the estimate stays within the occupancy step (at 128 threads a block) of the kernel
-    as written, its registers from ptxas where given, else the estimate (a lower bound:
-    its step is never above the real one), less ``margin`` registers. ``N``: the
-    estimate stays within N."""
+    as written, its registers from ptxas where given (and never below the estimate of
+    the kernel as written), else the estimate (a lower bound: its step is never above
+    the real one), less ``margin`` registers. ``N``: the estimate stays within N."""
     if setting == KEEP:
-        regs = ptxas_written if ptxas_written is not None else written.registers
-        return step_limit(regs, BLOCK_THREADS) - margin
+        if ptxas_written is None:
+            return step_limit(written.registers, BLOCK_THREADS) - margin
+        # the code as written fits its step whatever the model says of it: a rewrite the
+        # model finds no dearer is let through too (ptxas then checks: wrapper/ptxkeep.py)
+        return max(step_limit(ptxas_written, BLOCK_THREADS) - margin, written.registers)
     assert isinstance(setting, int)
     return setting
 
@@ -117,6 +115,7 @@ def budget_plan(
     report = {
         "setting": str(setting),
         "written": written.registers,
+        **({"ptxas_written": ptxas_written} if ptxas_written is not None else {}),
         "limit": most,
         "before": now.registers,
         "bound": now.peak > cap,
@@ -141,10 +140,7 @@ def _search(
     figures = model(program, plan)
     lo, hi, found = 0, top, (plan, figures, 0)
     if figures.peak > cap:
-        raise OverBudget(
-            f"kept as written: over the register budget (the model needs "
-            f"{figures.registers} registers without sharing)"
-        )
+        raise OverBudget(f"the model needs {figures.registers} registers without sharing")
     while lo < hi:
         mid = (lo + hi + 1) // 2
         plan = _Belady(base, mid).run()

@@ -14,23 +14,53 @@ so the result is the one a fresh session gives.
 
 from __future__ import annotations
 
+import importlib.machinery
+import importlib.util
 import json
 import math
+import os
 import re
+import struct
+import sys
 import time
 from dataclasses import dataclass
 from importlib import resources
-
-import egglog.bindings as egglog
+from types import ModuleType
 
 from ..frontend import ctypes as ct
+from ..frontend.fold import fold, is_integer_op, literal_value, scalar
 from ..frontend.literals import format_int
 from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
 from ..options import Limits
 from ..ssa.terms import TermTable
-from .fold import fold, is_integer_op, literal_value, scalar
 from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
+
+
+def _egglog_core() -> ModuleType:
+    """egglog's compiled core (``egglog.bindings``) without the package's ``__init__``,
+    which imports its Python API (black, numpy...: 0.3 s at every start) we never use.
+    The usual import where the extension cannot be found alone."""
+    name = "egglog.bindings"
+    if name in sys.modules:
+        return sys.modules[name]
+    package = importlib.util.find_spec("egglog")
+    for folder in (package.submodule_search_locations or []) if package else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "bindings" + suffix)
+            if os.path.isfile(path):
+                loader = importlib.machinery.ExtensionFileLoader(name, path)
+                spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+                if spec is None:
+                    break
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[name] = module
+                loader.exec_module(module)
+                return module
+    return importlib.import_module(name)
+
+
+egglog = _egglog_core()
 
 # The operation table must describe the schema egglog is given.
 check_schema(resources.files("accsat.egraph").joinpath("schema.egg").read_text())
@@ -177,8 +207,8 @@ class _Session:
         out = self.eg.run_program(*self.eg.parse_program(text))
         if text == "(push)":
             self.depth += 1
-        elif text == "(pop)":
-            self.depth -= 1
+        elif text.startswith("(pop"):
+            self.depth -= int(text[4:-1] or 1)
         return out
 
     def dump(self) -> dict:
@@ -293,11 +323,9 @@ def saturate(
     rules = [r for r in rulesets if r.file is not None]
     folding = folding_of(rulesets)
     key, s = _loaded(rules, folding)
-    s.run("(push)")
     try:
         sat = _saturate(s, terms, roots, rules, folding, limits, start)
-        s.eg.run_program(*s.eg.parse_program(f"(pop {s.depth})"))  # the loaded state again
-        s.depth = 0
+        s.run(f"(pop {s.depth})")  # the loaded state again
         return sat
     except BaseException:  # never reuse a session in an unknown state
         _LOADED.pop(key, None)
@@ -314,22 +342,22 @@ def _saturate(
     start: float,
 ) -> Saturation:
     ids = reachable(terms, roots)
-    s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
-    s.run(load_terms(terms, ids))
-    facts = [
-        f
-        for t in ids
-        if terms[t].op == "Const"
-        for f in const_facts(terms[t].ty, terms[t].attrs[0])
-    ]
-    if facts:
-        s.run("\n".join(facts))
     iterations, reason = 0, "no-rules"
-    if rules or folding:
+    replay = None
+    while True:
+        s.run("(push)")  # the kernel's own start: a replay comes back here
+        _load(s, terms, ids)
+        if not (rules or folding):
+            break
         assoc: set[tuple[str, ...]] | None = (
             set() if any(r.name == ASSOC_CONST for r in rules) else None
         )
-        iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc)
+        try:
+            iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc, replay)
+            break
+        except _Replay as again:
+            s.run(f"(pop {s.depth})")
+            replay = again.iterations
     dump = s.dump()
     class_of = s.term_ids(dump)
     graph = EGraph()
@@ -348,6 +376,19 @@ def _saturate(
     )
 
 
+def _load(s: _Session, terms: TermTable, ids: list[int]) -> None:
+    s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
+    s.run(load_terms(terms, ids))
+    facts = [
+        f
+        for t in ids
+        if terms[t].op == "Const"
+        for f in const_facts(terms[t].ty, terms[t].attrs[0])
+    ]
+    if facts:
+        s.run("\n".join(facts))
+
+
 class InconsistentEGraph(RuntimeError):
     """egglog's e-graph lost a term we put in: never extract from it."""
 
@@ -363,6 +404,22 @@ def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], grap
             raise InconsistentEGraph(f"egglog lost term {t.op} (id {tid})")
 
 
+# An iteration grows the e-graph this many times over at most, as far as a snapshot is
+# concerned: below limits.nodes / GROWTH nodes no (push) is made before it (a snapshot
+# costs a copy of the e-graph, and each one left on the stack makes the kernel's final
+# (pop) dearer: 40 % of saturation's time on 100 small kernels). One that grows more
+# anyway is replayed (``_Replay``).
+GROWTH = 16
+
+
+class _Replay(Exception):
+    """An iteration without a snapshot crossed the node limit: start again and stop
+    after the ``iterations`` before it (egglog runs are deterministic)."""
+
+    def __init__(self, iterations: int):
+        self.iterations = iterations
+
+
 def _iterate(
     s: _Session,
     rules: bool,
@@ -370,16 +427,20 @@ def _iterate(
     limits: Limits,
     start: float,
     assoc: set[tuple[str, ...]] | None = None,
+    replay: int | None = None,
 ) -> tuple[int, str]:
-    """``assoc``: the WantAssoc candidates answered so far, None without assoc-const."""
+    """``assoc``: the WantAssoc candidates answered so far, None without assoc-const;
+    ``replay``: run exactly this many iterations (no limit is checked)."""
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
     candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
     iterations = 0
-    while iterations < limits.iterations:
-        if time.perf_counter() - start > limits.seconds:
+    while iterations < (limits.iterations if replay is None else replay):
+        if replay is None and time.perf_counter() - start > limits.seconds:
             return iterations, "time-limit"
-        s.run("(push)")
+        snapshot = replay is None and s.node_count() * GROWTH > limits.nodes
+        if snapshot:
+            s.run("(push)")
         changed = False
         if rules:
             out = s.run("(run accsat-selected 1)")
@@ -389,13 +450,15 @@ def _iterate(
         if folding:
             candidates, folded = _fold_new(s, candidates, folding)
             changed = changed or folded
-        if s.node_count() > limits.nodes:
+        if replay is None and s.node_count() > limits.nodes:
+            if not snapshot:
+                raise _Replay(iterations)
             s.run("(pop)")
             return iterations, "node-limit"
         iterations += 1
         if not changed:
             return iterations, "saturated"
-    return iterations, "iteration-limit"
+    return iterations, "iteration-limit" if replay is None else "node-limit"
 
 
 ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
@@ -456,6 +519,38 @@ def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bo
     return marked, fold_constants(s, level) > 0
 
 
+# Arithmetic whose folds, on a cycle, make ever new constants (2^a * 3^b ...); a bitwise
+# operation only makes the finitely many values its operands' bits allow.
+_RING = frozenset({"Add", "Sub", "Mul", "Div"})
+
+
+def _is_an_operand(value: str, ty: str, operands: list[tuple[str, str]]) -> bool:
+    """The fold's result is one of its operands (``2.0 * 0.0``, ``c + 0``, ``c * 1``).
+    Such a fold is not made: the operand's class would contain an operation on itself,
+    and on that cycle assoc and folding make a new constant every iteration
+    (2^a * 3^b * 0.0 ...: tests/fuzz/regressions/saturation_memory_zero_product_chain.c
+    took 24 GB). The operation stays as written; the compiler folds it."""
+    t = scalar(ty)
+    if t is None:
+        return False
+    mine = literal_value(value, t)
+    for text, oty in operands:
+        ot = scalar(oty)
+        if ot != t or ot is None:
+            continue
+        theirs = literal_value(text, ot)
+        if isinstance(mine, float) or isinstance(theirs, float):
+            if theirs is not None and mine is not None and _bits(mine) == _bits(theirs):
+                return True
+        elif mine is not None and mine == theirs:
+            return True
+    return False
+
+
+def _bits(x: int | float) -> bytes:
+    return struct.pack("<d", float(x))
+
+
 def fold_constants(s: _Session, level: str = "all") -> int:
     """Union every foldable operation on constants with its value, and subsume
     the operation; how many were new.
@@ -481,7 +576,7 @@ def fold_constants(s: _Session, level: str = "all") -> int:
         if level == "int" and not is_integer_op(ty, [t for _, t in operands]):
             continue
         value = fold(op, base, operands)
-        if value is None:
+        if value is None or op in _RING and _is_an_operand(value, base, operands):
             continue
         args = " ".join(f"(Const {quote(consts[k][1])} {quote(consts[k][0])})" for k in kids)
         node = f"({op} {quote(ty)} {args})"

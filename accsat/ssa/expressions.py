@@ -29,6 +29,7 @@ from .memory import (
     var_poly,
 )
 from .state import BuilderState, LeafInfo, Site, Spelled
+from .terms import constant
 
 # C binary operator -> op; && and || short-circuit, rv_BinaryOp lowers them.
 _BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
@@ -219,11 +220,9 @@ class ExpressionBuilder(BuilderState):
         """The integer value of a term as a polynomial over term ids."""
         term = self.terms[tid]
         args = term.args
-        if term.op == "Const":
-            try:
-                return const_poly(parse_int(term.attrs[0].rstrip("uUlL") or "0")[0])
-            except ValueError:
-                return var_poly(tid)
+        value = constant(self.terms, tid)  # ``5 & 15`` is 5, as for the compiler
+        if value is not None:
+            return const_poly(value[0]) if isinstance(value[0], int) else var_poly(tid)
         if term.op in ("Add", "Sub"):
             a, b = self.poly(args[0]), self.poly(args[1])
             if a is None or b is None:
@@ -236,11 +235,7 @@ class ExpressionBuilder(BuilderState):
             a, b = self.poly(args[0]), self.poly(args[1])
             prod = None if a is None or b is None else mul_poly(a, b)
             return var_poly(tid) if prod is None else prod
-        if (
-            term.op == "Cast"
-            and ct.is_integer(self.ctype(tid))
-            and ct.is_integer(self.ctype(args[0]))
-        ):
+        if term.op == "Cast" and _keeps_value(self.ctype(args[0]), self.ctype(tid)):
             return self.poly(args[0])
         return var_poly(tid)
 
@@ -587,3 +582,13 @@ def _is_guard(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.TernaryOp) or (
         isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||")
     )
+
+
+def _keeps_value(source: ct.CType, target: ct.CType) -> bool:
+    """Every value of integer type ``source`` is one of ``target`` (``(long)i``, not
+    ``(unsigned char)i``: a subscript through a narrowing cast is another place)."""
+    if not (ct.is_integer(source) and ct.is_integer(target)):
+        return False
+    lo, hi = ct.int_range(source)
+    tlo, thi = ct.int_range(target)
+    return tlo <= lo and hi <= thi

@@ -111,7 +111,7 @@ class If:
 
     child_fields = ("then", "orelse")
     use_fields = ("cond",)
-    attr_fields = ("pos", "line", "end", "phis")
+    attr_fields = ("pos", "line", "end", "phis", "merged")
 
     cond: int
     then: Block
@@ -120,6 +120,8 @@ class If:
     line: int
     end: float = 0.0  # position just after the whole statement
     phis: dict[Symbol, int] = field(default_factory=dict)  # values that differ by branch
+    # variables a branch assigns that end with the same value on both paths (no phi)
+    merged: dict[Symbol, int] = field(default_factory=dict)
 
 
 @dataclass

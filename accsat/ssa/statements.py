@@ -254,15 +254,18 @@ class SSABuilder(ExpressionBuilder):
             )
         self.env = dict(env0)
         phis: dict[Symbol, int] = {}
+        merged: dict[Symbol, int] = {}
         for sym in set(env_then) | set(env_else):
             a = env_then[sym] if sym in env_then else self.entry_value(sym)  # ids can be 0
             b = env_else[sym] if sym in env_else else self.entry_value(sym)
             if a == b:
                 self.env[sym] = a
+                if env0.get(sym) != a:
+                    merged[sym] = a
             else:
                 phis[sym] = self.env[sym] = self.phi(sym, f"i{pos}", end, self.ctx)
         line = node.coord.line if node.coord else self.line
-        self.emit(ir.If(cond, then, orelse, pos, line, end, phis))
+        self.emit(ir.If(cond, then, orelse, pos, line, end, phis, merged))
 
     # -- inner loops -----------------------------------------------------------------------
     def st_For(self, node: c_ast.For) -> None:

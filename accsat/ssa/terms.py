@@ -10,8 +10,11 @@ the e-graph later adds equalities.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from ..frontend import ctypes as ct
+from ..frontend.fold import evaluate, literal_value, scalar
+from ..ops import FOLDABLE
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class TermTable:
         self.terms: list[Term] = []
         self.types: list[ct.CType | None] = []
         self._index: dict[Term, int] = {}
+        self.constants: dict[int, Constant | None] = {}  # constant()'s memo
 
     def add(
         self,
@@ -81,3 +85,57 @@ class TermTable:
 def type_text(t: ct.CType) -> str:
     """The type as C spells it in a declaration without a name."""
     return ct.spell(t)
+
+
+Constant = tuple[int | float | Fraction | str, str]
+
+
+def literal_constant(text: str, ctype: str) -> Constant:
+    """A literal's value, or its text where it has none we compute (a string); a
+    ``long double`` decimal literal exactly (a Python float would round it)."""
+    if ctype == "long double":
+        try:
+            return Fraction(text.strip().rstrip("lL")), ctype
+        except ValueError:
+            return text.strip(), ctype
+    t = scalar(ctype)
+    v = None if t is None else literal_value(text, t)
+    return (text, ctype) if v is None else (v, ctype)
+
+
+def constant(terms: TermTable, tid: int) -> Constant | None:
+    """The value and C type of a constant expression (None if ``tid`` is not one, or C
+    leaves its value undefined)."""
+    if tid not in terms.constants:
+        terms.constants[tid] = _constant(terms, tid)
+    return terms.constants[tid]
+
+
+def _constant(terms: TermTable, tid: int) -> Constant | None:
+    t = terms[tid]
+    ctype = t.ty.split("@", 1)[0]
+    if t.op == "Const":
+        return literal_constant(t.attrs[0], ctype)
+    if t.op not in FOLDABLE or not t.args:
+        return None
+    operands = [constant(terms, a) for a in t.args]
+    ts = [scalar(c[1]) if c is not None else None for c in operands]
+    target = scalar(ctype)
+    if (
+        target is None
+        or any(c is None or isinstance(c[0], (str, Fraction)) for c in operands)
+        or any(x is None for x in ts)
+    ):
+        return None
+    value = evaluate(
+        t.op,
+        target,
+        [
+            (c[0], x)
+            for c, x in zip(operands, ts, strict=True)
+            if c is not None
+            and x is not None  # checked above
+            and not isinstance(c[0], (str, Fraction))
+        ],
+    )
+    return None if value is None else (value, ctype)

@@ -149,7 +149,7 @@ class Sweep:
             unit="cell",
             file=sys.stderr,
             desc=f"{self.suite.name} cells",
-            disable=not self.progress,
+            disable=not self.progress or not _terminal(),  # never into a log file
             mininterval=1.0,
             dynamic_ncols=True,
         )
@@ -345,3 +345,7 @@ def _artifact_present(record: dict) -> bool:
 
 def attempted(results: list[Result]) -> list[Result]:
     return [r for r in results if r.status not in NOT_ATTEMPTED]
+
+
+def _terminal() -> bool:
+    return sys.stderr is not None and sys.stderr.isatty()

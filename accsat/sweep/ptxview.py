@@ -19,9 +19,7 @@ from pathlib import Path
 from ..occupancy import occupancy
 from ..options import ORIG
 from ..toolchain import records
-from . import accsat_cc
-from .cells import Cell
-from .ptx import (
+from ..toolchain.ptx import (
     analyse,
     block_threads,
     entry_locations,
@@ -30,6 +28,8 @@ from .ptx import (
     launch_dims,
     source_function,
 )
+from . import accsat_cc
+from .cells import Cell
 from .results import OK, RUN_FAILED, Result
 
 PTX_COLUMNS = (

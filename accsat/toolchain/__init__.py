@@ -5,8 +5,9 @@
 * :mod:`.process`: the one process runner: every child process accsat starts
   (compilers, cpp, ptxas, make, benchmarks, squeue) goes through it, with a
   timeout, in its own process group;
-* :mod:`.records`: records (JSON, CSV) written so that no reader sees half of one.
+* :mod:`.records`: records (JSON, CSV) written so that no reader sees half of one;
+* :mod:`.ptx`: the static GPU view (``ptxas -v`` and the PTX counts of gcc's
+  offload build) and a translation unit's probe (accsat-cc's checked ``keep``).
 
-It imports nothing of accsat's stages, so any of them may import it. The PTX
-view (``ptxas -v`` and the PTX counts) is still in :mod:`accsat.sweep.ptx`.
+It imports nothing of accsat's stages, so any of them may import it.
 """

@@ -150,6 +150,13 @@ def flags_for(compiler: Compiler, model: str, target: str) -> Flags | str:
     return entry
 
 
+def nvptx_target(args: list[str]) -> bool:
+    """A gcc command line that asks for nvptx device code by name (``-foffload=nvptx-none``,
+    or a list naming it); the last ``-foffload=`` wins, as for gcc."""
+    targets = [a.split("=", 1)[1] for a in args if a.startswith("-foffload=")]
+    return bool(targets) and "nvptx" in targets[-1] and "disable" not in targets[-1]
+
+
 @lru_cache(maxsize=8)
 def nvptx_offload(command: str) -> bool:
     """Whether ``command`` (a gcc) links an OpenACC program with nvptx offloading."""

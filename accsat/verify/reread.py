@@ -36,15 +36,15 @@ from pathlib import Path
 from pycparser import c_ast
 
 from ..codegen.splice import Replacement, splice
-from ..egraph.fold import evaluate, literal_value, scalar
 from ..egraph.graph import ENode
 from ..errors import AccsatError
+from ..frontend.fold import evaluate, scalar
 from ..frontend.kernels import Kernel
 from ..frontend.preprocess import PreprocessOptions, preprocess_copy
 from ..ops import FOLDABLE
 from ..ssa import ir
 from ..ssa.state import SSAKernel
-from ..ssa.terms import Term, TermTable
+from ..ssa.terms import Constant, Term, TermTable, constant, literal_constant
 from .validate import parse_body
 
 
@@ -61,6 +61,8 @@ class Shape:
     defines: tuple[tuple[str, str], ...] = ()
     blocks: tuple[tuple[Shape, ...], ...] = ()
     contexts: tuple[str, ...] = ()  # of the blocks
+    # variables an ``if`` assigns that are equal on both paths, so get no phi: (name, value)
+    merged: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,7 @@ def _shape(stmt: ir.Stmt, terms: TermTable, value, temps: tuple[str, ...]) -> Sh
             if not _ours(sym.name, temps):
                 defines[f"{name}:{sym.name}"] = terms[tid].attrs[1]
     blocks = tuple(tuple(_shapes(b, terms, value, temps)) for b in ir.children(stmt))
+    merged = getattr(stmt, "merged", {})
     return Shape(
         type(stmt).__name__,
         attrs,
@@ -218,6 +221,7 @@ def _shape(stmt: ir.Stmt, terms: TermTable, value, temps: tuple[str, ...]) -> Sh
         tuple(sorted(defines.items())),
         blocks,
         tuple(b.ctx for b in ir.children(stmt)),
+        tuple(sorted((f"phis:{s.name}", value(t)) for s, t in merged.items())),
     )
 
 
@@ -251,6 +255,8 @@ class _Matcher:
     back: dict[str, str] = field(default_factory=dict)
     memo: dict[tuple[int, int], bool] = field(default_factory=dict)
     placed: dict[tuple[str, str, tuple[str, ...]], list[int]] | None = None
+    phi_is: dict[str, int] = field(default_factory=dict)  # extracted phi key -> re-read value
+    is_phi: dict[str, int] = field(default_factory=dict)  # re-read phi key -> extracted class
 
     def structure(self, want: tuple[Shape, ...], got: tuple[Shape, ...], where: str) -> None:
         """The same statements, and the contexts of their blocks paired, before any value
@@ -259,13 +265,12 @@ class _Matcher:
             raise Mismatch(f"{where}: {len(got)} statements re-read, {len(want)} extracted")
         for k, (w, g) in enumerate(zip(want, got, strict=True)):
             here = f"{where}, statement {k + 1} ({w.kind})"
-            if (w.kind, w.attrs, len(w.uses), [d for d, _ in w.defines], len(w.blocks)) != (
+            if (w.kind, w.attrs, len(w.uses), len(w.blocks)) != (
                 g.kind,
                 g.attrs,
                 len(g.uses),
-                [d for d, _ in g.defines],
                 len(g.blocks),
-            ):
+            ) or not self.same_defines(w, g):
                 raise Mismatch(
                     f"{here}: re-read as {g.kind} {' '.join(g.attrs)} with "
                     f"{len(g.uses)} values, {len(g.blocks)} blocks, defining "
@@ -275,6 +280,23 @@ class _Matcher:
                 if not self.same_context(w.contexts[b], g.contexts[b]):
                     raise Mismatch(f"{here} block {b + 1}: in another control context")
                 self.structure(wb, gb, f"{here} block {b + 1}")
+
+    def same_defines(self, w: Shape, g: Shape) -> bool:
+        """The same variables get phis, except one whose paths end with equal values in
+        one lowering (its arms were printed, or written, alike): there the phi of the
+        other stands for that value (the arms themselves are matched as statements)."""
+        mine, theirs = dict(w.defines), dict(g.defines)
+        for name in mine.keys() - theirs.keys():
+            value = dict(g.merged).get(name)
+            if value is None:
+                return False
+            self.phi_is[mine[name]] = value
+        for name in theirs.keys() - mine.keys():
+            cls = dict(w.merged).get(name)
+            if cls is None:
+                return False
+            self.is_phi[theirs[name]] = cls
+        return True
 
     def same_context(self, want: str, got: str) -> bool:
         return self.rename(
@@ -297,6 +319,14 @@ class _Matcher:
             if "@" + self.exp.contexts.get(ctx, ctx) == target:
                 return True
             ctx = self.exp.parents.get(ctx)
+        # or the re-read context is nested in the one paired with the extraction's (an
+        # operand of ``?:`` inside it, which the statements do not pair)
+        paired = self.keys.get(target)
+        mine: str | None = gc
+        while paired is not None and mine is not None:
+            if "@" + self.contexts.get(mine, mine) == paired:
+                return True
+            mine = self.parents.get(mine)
         return self.both_guarded(wc, gc)
 
     def both_guarded(self, want: str, got: str) -> bool:
@@ -325,8 +355,9 @@ class _Matcher:
                         f"{here}, value {n + 1}: {self.describe(tid)} is not the "
                         f"extracted {self.describe_class(cls)}"
                     )
-            for (name, mine), (_, theirs) in zip(w.defines, g.defines, strict=True):
-                if not self.rename(mine, theirs):
+            theirs = dict(g.defines)
+            for name, mine in w.defines:
+                if name in theirs and not self.rename(mine, theirs[name]):
                     raise Mismatch(f"{here}: {name.split(':')[-1]} defined twice")
             for b, (wb, gb) in enumerate(zip(w.blocks, g.blocks, strict=True)):
                 self.block(wb, gb, f"{here} block {b + 1}")
@@ -336,21 +367,30 @@ class _Matcher:
         key = (tid, cls)
         if key not in self.memo:
             self.memo[key] = False  # a cycle never matches
-            self.memo[key] = any(self.node(tid, n) for n in self.exp.nodes.get(cls, ()))
+            t = self.terms[tid]
+            if t.op == "Phi" and t.attrs[1] in self.is_phi:
+                self.memo[key] = self.is_phi[t.attrs[1]] == cls
+            else:
+                self.memo[key] = any(self.node(tid, n) for n in self.exp.nodes.get(cls, ()))
         return self.memo[key]
 
     def node(self, tid: int, n: ENode) -> bool:
         t = self.terms[tid]
         if n.op == "Const":
-            return _same_constant(_constant(self.terms, tid), _literal(n.attrs[0], n.ctype))
+            return _same_constant(constant(self.terms, tid), literal_constant(n.attrs[0], n.ctype))
         if n.op in FOLDABLE:  # a constant expression, printed folded or spelled otherwise
             value = self.constant_of(n)
-            if value is not None and _same_constant(_constant(self.terms, tid), value):
+            if value is not None and _same_constant(constant(self.terms, tid), value):
                 return True
         if n.op == "Fma":
             return self.fma(tid, n)
+        if n.op == "Phi" and n.attrs[1] in self.phi_is:
+            return tid == self.phi_is[n.attrs[1]]
         inner = self.identity(t)
         if inner is not None and self.node(inner, n):
+            return True
+        same = self.class_identity(n)
+        if same is not None and self.value(tid, same):
             return True
         if t.op != n.op or len(t.args) != len(n.children):
             return False
@@ -369,7 +409,7 @@ class _Matcher:
     def constant_of(self, n: ENode) -> Constant | None:
         """The value of an extracted constant expression (None if it is not one)."""
         if n.op == "Const":
-            return _literal(n.attrs[0], n.ctype)
+            return literal_constant(n.attrs[0], n.ctype)
         if n.op not in FOLDABLE or not n.children:
             return None
         operands = []
@@ -421,7 +461,7 @@ class _Matcher:
         b = self.terms[base]
         if b.op == "AddrOf" and template.startswith("[]") and b.attrs[0].endswith("[]"):
             inner = self.terms.items(b.args[1])
-            if inner and _constant(self.terms, inner[-1]) == (0, "int"):
+            if inner and constant(self.terms, inner[-1]) == (0, "int"):
                 return self.terms_access(b.attrs[0] + template[2:], b.args[0], inner[:-1] + items)
         return template, base, items
 
@@ -489,9 +529,9 @@ class _Matcher:
             if n.op == "Neg" and self.value(tid, n.children[0]):
                 return True
             if n.op == "Const":
-                want = _literal(n.attrs[0], n.ctype)
+                want = literal_constant(n.attrs[0], n.ctype)
                 if not isinstance(want[0], str) and _same_constant(
-                    (-want[0], want[1]), _constant(self.terms, tid)
+                    (-want[0], want[1]), constant(self.terms, tid)
                 ):
                     return True
         return False
@@ -507,15 +547,34 @@ class _Matcher:
         for k, other in ((1, 0), (0, 1)):
             if k == 0 and t.op == "Sub":
                 continue
-            c = _constant(self.terms, t.args[k])
-            if c is not None and c[0] == unit and self.terms[t.args[other]].ty == t.ty:
+            c = constant(self.terms, t.args[k])
+            x = self.terms[t.args[other]]
+            if c is not None and c[0] == unit and _base(x.ty) == _base(t.ty):
                 return t.args[other]
+        return None
+
+    def class_identity(self, n: ENode) -> int | None:
+        """The extracted side's ``x + 0``, ``x * 1``...: the class of x (``identity``)."""
+        if n.op not in ("Add", "Sub", "Mul") or len(n.children) != 2:
+            return None
+        ty = scalar(_base(n.ty))
+        if ty is None or ty.name in ("float", "double", "long double"):
+            return None
+        unit = 1 if n.op == "Mul" else 0
+        for k, other in ((1, 0), (0, 1)):
+            if k == 0 and n.op == "Sub":
+                continue
+            nodes = self.exp.nodes.get(n.children[k], ())
+            c = self.constant_of(nodes[0]) if nodes else None
+            x = self.exp.nodes.get(n.children[other], ())
+            if c is not None and c[0] == unit and x and _base(x[0].ty) == _base(n.ty):
+                return n.children[other]
         return None
 
     # -- messages -------------------------------------------------------------------------
     def describe(self, tid: int, depth: int = 3) -> str:
         t = self.terms[tid]
-        c = _constant(self.terms, tid)
+        c = constant(self.terms, tid)
         if c is not None:
             return f"{c[0]!r} ({c[1]})"
         head = f"{t.op}[{' '.join(t.attrs)}]" if t.attrs else t.op
@@ -536,51 +595,9 @@ class _Matcher:
         return f"{head}({', '.join(self.describe_class(c, depth - 1) for c in n.children)})"
 
 
-Constant = tuple[int | float | Fraction | str, str]
-
-
-def _literal(text: str, ctype: str) -> Constant:
-    """A literal's value, or its text where it has none we compute (a string); a
-    ``long double`` decimal literal exactly (a Python float would round it)."""
-    if ctype == "long double":
-        try:
-            return Fraction(text.strip().rstrip("lL")), ctype
-        except ValueError:
-            return text.strip(), ctype
-    t = scalar(ctype)
-    v = None if t is None else literal_value(text, t)
-    return (text, ctype) if v is None else (v, ctype)
-
-
-def _constant(terms: TermTable, tid: int) -> Constant | None:
-    """The value and C type of a constant expression of the re-read kernel."""
-    t = terms[tid]
-    ctype = t.ty.split("@", 1)[0]
-    if t.op == "Const":
-        return _literal(t.attrs[0], ctype)
-    if t.op not in FOLDABLE or not t.args:
-        return None
-    operands = [_constant(terms, a) for a in t.args]
-    ts = [scalar(c[1]) if c is not None else None for c in operands]
-    target = scalar(ctype)
-    if (
-        target is None
-        or any(c is None or isinstance(c[0], (str, Fraction)) for c in operands)
-        or any(x is None for x in ts)
-    ):
-        return None
-    value = evaluate(
-        t.op,
-        target,
-        [
-            (c[0], x)
-            for c, x in zip(operands, ts, strict=True)
-            if c is not None
-            and x is not None  # checked above
-            and not isinstance(c[0], (str, Fraction))
-        ],
-    )
-    return None if value is None else (value, ctype)
+def _base(ty: str) -> str:
+    """A term's C type without the control context it is computed in."""
+    return ty.split("@", 1)[0]
 
 
 def _same_constant(a: Constant | None, b: Constant | None) -> bool:

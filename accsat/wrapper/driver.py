@@ -191,7 +191,16 @@ class Build:
 
             options, notes = tuned_options(self.cfg, options, src.path, text)
             self.notes += notes
-        k = key(preprocessed, text, options_key(options), self.cfg.cache_dir)
+        from ..toolchain.ptx import probe_command
+        from . import ptxkeep
+
+        family, args = self.inv.family, self.inv.args
+        k = key(
+            preprocessed,
+            text,
+            options_key(options) + ptxkeep.cache_marker(family, args, options),
+            self.cfg.cache_dir,
+        )
         if self.cache is not None:
             entry = self.cache.get(k, src.path)
             found = Outcome.from_entry(entry) if entry is not None else None
@@ -205,7 +214,16 @@ class Build:
             self.count("misses")
             self.log("miss", f"{src.path} key={k}")
         t = time.perf_counter()
-        result = rewrite(str(path), options, self.cfg.timeout, self.cfg)
+        if ptxkeep.wanted(family, args, options):
+            probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
+            result = ptxkeep.checked(
+                probe,
+                path,
+                options,
+                lambda o: rewrite(str(path), o, self.cfg.timeout, self.cfg),
+            )
+        else:
+            result = rewrite(str(path), options, self.cfg.timeout, self.cfg)
         seconds = time.perf_counter() - t
         self.count("rewrite_seconds", seconds)
         what = (

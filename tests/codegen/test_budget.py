@@ -185,6 +185,23 @@ def test_keep_stays_within_the_occupancy_step_of_the_kernel_as_written(stages):
         )
         assert registers.model(program, plan).registers <= step_limit(counted, 128)
         assert plan.budget["limit"] == step_limit(counted, 128)
+        assert plan.budget["ptxas_written"] == counted
+
+
+def test_keep_with_ptxas_lets_the_kernel_as_written_through(stages):
+    """ptxas counts fewer registers than the model's estimate of the kernel as written:
+    that code fits its step however the model sees it, so a plan the model finds no
+    dearer is not kept as written for the model's sake (accsat-cc's ptxas check follows)."""
+    program, _plan = _budgeted(stages, "keep")
+    written = budget.written_figures(program)
+    _path, _loaded, _kernel, ssa, sat, choice, _cost = stages
+    low = 8  # below any estimate: step_limit(8) is 32, the first step's top
+    assert written.registers > 32
+    plan = budget.budget_plan(program, choice, sat.class_of, False, "keep", ptxas_written=low)
+    assert plan.budget["limit"] == written.registers
+    assert registers.model(program, plan).registers <= written.registers
+    with pytest.raises(budget.OverBudget):  # the model alone: over any budget below it
+        budget.budget_plan(program, choice, sat.class_of, False, 24)
 
 
 def test_parse_registers_setting():

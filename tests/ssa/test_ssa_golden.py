@@ -52,6 +52,17 @@ CASES = {
     # memory versions: b[i] = 0 is forwarded to the next read of b[i]; a[i] keeps its
     # version across the store to b (distinct arrays); p[i] takes a new version after
     # every store (p may point anywhere)
+    # a subscript through a cast that keeps every value is the same place (b[(long)i] is
+    # b[i]: the stored 0.0 is forwarded); one through a narrowing cast is another place
+    # (b[(unsigned char)i] is b[i - 256] for i = 256: a new load)
+    "cast_subscripts": """\
+    b[i] = 0.0;
+    c[i] = b[(long)i];
+    d[i] = b[(unsigned char)i];""",
+    # a constant-expression subscript is its value: a[(5) & 15] is a[5], not a[19]
+    "constant_expression_subscript": """\
+    a[19] = 1.0;
+    c[i] = a[(5) & 15] + a[5];""",
     "load_versions": """\
     c[i] = a[i] + b[i] + p[i];
     b[i] = 0.0;

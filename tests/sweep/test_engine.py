@@ -131,3 +131,10 @@ def test_an_executor_may_leave_a_verdict_of_this_machine_to_its_own(tmp_path):
     results = quiet(FakeSuite(), tmp_path, ex).run(cells)
     assert ex.given == [cells]  # XX too: its precheck is the other machine's to make
     assert [r.status for r in results] == [OK, OK]
+
+
+def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path, capsys):
+    """A sweep whose stderr is a log file (CI, nohup, Slurm) writes no bar into it."""
+    cells = grid("npb", ["B1"], ["S"], ["gcc"], ["host"], ["cse"])
+    Sweep(FakeSuite(), tmp_path, LocalExecutor(), say=lambda line: None).run(cells)
+    assert "cells" not in capsys.readouterr().err

@@ -14,8 +14,8 @@ import pytest
 
 import accsat.pipeline
 from accsat.check import check_file
-from accsat.egraph import fold, saturate
-from accsat.frontend import literals
+from accsat.egraph import saturate
+from accsat.frontend import fold, literals
 from accsat.options import Options
 from accsat.verify import format_table
 

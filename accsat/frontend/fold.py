@@ -14,9 +14,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ..frontend import ctypes as ct
-from ..frontend.literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
 from ..ops import COMPARISONS, INT_ONLY
+from . import ctypes as ct
+from .literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
 
 _MIN_FORM = re.compile(r"^\(-(\d+)[uUlL]* - 1\)$")  # format_int's minimum of a signed type
 

@@ -16,10 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..toolchain import process
-
-# re-exported until benchmarks/register_model.py imports them from accsat.toolchain.compilers
-from ..toolchain.compilers import OFFLOAD_FLAGS, OFFLOAD_LINK_FLAGS  # noqa: F401
+from . import process
 
 PTXAS_TIMEOUT = 600.0  # seconds for ``ptxas -v`` on one module
 
@@ -256,3 +253,92 @@ def entry_locations(ptx: str) -> dict[str, Location]:
         directive = last_line if last_file == main else min(lines)
         out[name] = Location(main, directive, min(lines), max(lines))
     return out
+
+
+# -- one translation unit's device code (accsat-cc's checked register budget) --------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A device entry of one build: ptxas's registers and spills, its block size where
+    gcc fixed it, and the lines of the source it was compiled from."""
+
+    name: str
+    registers: int | None
+    spill: int
+    block: int | None
+    location: Location | None
+
+
+def entries(raw: Path, work: Path) -> list[Entry]:
+    """Every entry of the linked device image ``raw`` (``find_ptx``)."""
+    stats = analyse(raw, work)
+    dims = launch_dims(raw)
+    where: dict[str, Location] = {}
+    for module in entry_modules(raw):
+        where.update(entry_locations(module))
+    return [
+        Entry(
+            name,
+            e.registers,
+            (e.spill_stores or 0) + (e.spill_loads or 0),
+            block_threads(dims.get(name)),
+            where.get(name),
+        )
+        for name, e in stats.items()
+    ]
+
+
+# the user's flags that do not belong in a probe: what it makes, and where
+_NO_VALUE = frozenset({"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-shared", "-static"})
+_WITH_VALUE = frozenset({"-o", "-MF", "-MT", "-MQ"})
+
+
+def probe_command(compiler: list[str], args: list[str], sources: set[int]) -> list[str]:
+    """The user's compile as a probe: its own flags (optimisation, defines, the model),
+    without outputs, dependency files and the sources at ``sources`` (indices in
+    ``args``); the caller appends the source to probe and the output."""
+    out: list[str] = []
+    skip = False
+    for n, a in enumerate(args):
+        if skip:
+            skip = False
+        elif n in sources or a in _NO_VALUE or a.startswith("-save-temps"):
+            pass
+        elif a in _WITH_VALUE:
+            skip = True
+        elif not any(a.startswith(w) for w in _WITH_VALUE if w != "-o"):
+            out.append(a)
+    return [*compiler, *out]
+
+
+PROBE_TIMEOUT = 600.0
+
+
+def probe(command: list[str], source: Path, work: Path) -> list[Entry]:
+    """Build ``source`` alone into a shared object with gcc's nvptx offloading (``-g
+    -save-temps``, in ``work``) and read its device entries; [] when it does not build
+    or has none. A shared object leaves the translation unit's other symbols unresolved,
+    and links it: gcc compiles the device code (mkoffload) only when it links."""
+    from .compilers import OFFLOAD_LINK_FLAGS
+
+    out = work / "probe.so"
+    done = process.capture(
+        [
+            *command,
+            *OFFLOAD_LINK_FLAGS,
+            "-g",
+            "-shared",
+            "-fPIC",
+            "-save-temps=obj",
+            str(source.resolve()),
+            "-o",
+            str(out.resolve()),
+        ],
+        timeout=PROBE_TIMEOUT,
+        cwd=work,
+    )
+    raw = find_ptx(work)
+    if not done.ok or raw is None:
+        return []
+    return entries(raw, work)

@@ -1,6 +1,6 @@
 import pytest
 
-from accsat.egraph.fold import fold
+from accsat.frontend.fold import fold
 
 
 @pytest.mark.parametrize(

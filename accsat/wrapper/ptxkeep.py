@@ -1,0 +1,148 @@
+"""``keep`` checked by ptxas, for a gcc compile with nvptx offloading (issue 26).
+
+The register model (codegen/registers.py) is a lower bound of what ptxas allocates,
+and its misses lose occupancy steps: on NPB class S the model alone kept the step in
+all but 5 (cse) / 10 (accsat) device entries. Where the compile asks for nvptx device
+code by name (``-foffload=nvptx-none``) and ``ptxas`` is on the PATH, accsat-cc asks
+ptxas instead:
+
+1. the file as written is built alone with offloading into a scratch shared object
+   (toolchain/ptx.probe, the user's own flags) and ptxas gives each device entry's
+   registers: ``keep``'s limit becomes the occupancy step of that count, not the model's;
+2. the rewrite is built the same way; an entry whose occupancy is lower than as written
+   (at 128 threads a block and at the block size gcc fixed) or that spills more makes
+   each rewritten kernel inside it hold half as many values at a time (none: kept as
+   written), and the file is rewritten again, up to ``ROUNDS`` times;
+3. kernels still over after the last round are kept as written.
+
+Each probe is one gcc offload build of the file (about as long as compiling it for the
+GPU); the outcome is cached like any other (the cache key says it was checked).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from ..occupancy import BLOCK_THREADS, occupancy
+from ..options import Options
+from ..settings import KEEP
+from ..toolchain.compilers import nvptx_target
+from ..toolchain.ptx import Entry, probe
+from .rewrite import Outcome
+
+ROUNDS = 4
+KEY = "ptxas-checked"  # added to the cache key of a checked outcome
+FIRST_CAP = 16  # values held at most after a first loss, where the plan had no cap
+
+
+def wanted(family: str, args: list[str], options: Options) -> bool:
+    """The setting is ``keep``, the compile is gcc's with nvptx device code, ptxas is here."""
+    return (
+        options.registers == KEEP
+        and family == "gcc"
+        and nvptx_target(args)
+        and shutil.which("ptxas") is not None
+    )
+
+
+Facts = dict[tuple[int, int], list[int | None]]  # (first, last) -> [registers, most held]
+
+
+def checked(
+    command: list[str],
+    source: Path,
+    options: Options,
+    rewrite: Callable[[Options], Outcome],
+) -> Outcome:
+    """``rewrite(options)`` with ptxas's counts and checks (module docstring);
+    ``command``: the user's compile as a probe (toolchain.ptx.probe_command)."""
+    include = ["-iquote", str(source.parent)]
+    with tempfile.TemporaryDirectory(prefix="accsat-ptx-") as tmp:
+        work = Path(tmp)
+        written = _probe(command, source, work / "written")
+        facts: Facts = {
+            (e.location.first, e.location.last): [e.registers, None]
+            for e in written
+            if e.location is not None and e.registers
+        }
+        if not facts:  # no device code with lines: the model alone
+            return rewrite(options)
+        by_name = {e.name: e for e in written}
+        outcome = rewrite(_with(options, facts))
+        for n in range(ROUNDS + 1):
+            if outcome.error is not None or not outcome.rewritten:
+                return outcome
+            printed = work / f"round{n}" / source.name
+            printed.parent.mkdir()
+            printed.write_text(outcome.text or "", errors="surrogateescape")
+            lost = [
+                e
+                for e in _probe([*command, *include], printed, printed.parent)
+                if _worse(e, by_name.get(e.name))
+            ]
+            if not lost:
+                return outcome
+            if not _tighten(facts, lost, outcome.kernels, last=n == ROUNDS):
+                return outcome  # nothing of ours in those entries
+            outcome = rewrite(_with(options, facts))
+        return outcome
+
+
+def _probe(command: list[str], source: Path, work: Path) -> list[Entry]:
+    work.mkdir(parents=True, exist_ok=True)
+    return probe(command, source, work)
+
+
+def _with(options: Options, facts: Facts) -> Options:
+    return replace(
+        options,
+        kernel_registers=tuple(
+            (first, last, regs, most) for (first, last), (regs, most) in sorted(facts.items())
+        ),
+    )
+
+
+def _worse(now: Entry, before: Entry | None) -> bool:
+    """Lower occupancy than as written (at 128 threads and at the entry's own block
+    size), or more spilled bytes."""
+    if before is None or not now.registers or not before.registers:
+        return False
+    blocks = {BLOCK_THREADS, now.block or BLOCK_THREADS}
+    return now.spill > before.spill or any(
+        occupancy(now.registers, b) < occupancy(before.registers, b) for b in blocks
+    )
+
+
+def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -> bool:
+    """Halve the values held by every rewritten kernel in a lost entry (``last``: keep
+    them as written); whether any kernel changed."""
+    changed = False
+    for e in lost:
+        loc = e.location
+        if loc is None:
+            continue
+        for k in kernels:
+            line = k.get("line")
+            if k.get("status") != "rewritten" or not isinstance(line, int):
+                continue
+            if not loc.first <= line <= loc.last:
+                continue
+            held = (k.get("registers") or {}).get("held")
+            cap = -1 if last or held == 0 else (FIRST_CAP if held is None else held // 2)
+            facts[(line, line)] = [None, cap]
+            changed = True
+    return changed
+
+
+def cache_marker(family: str, args: list[str], options: Options) -> str:
+    """What the cache key adds for a checked outcome ('' when not checked)."""
+    return (
+        f"{KEY}:{os.path.basename(shutil.which('ptxas') or '')}"
+        if wanted(family, args, options)
+        else ""
+    )

@@ -1,0 +1,41 @@
+"""accsat.sweep.ptxview: occupancy drops and budgets per device entry."""
+
+from __future__ import annotations
+
+
+def test_occupancy_drops_against_orig_per_variant():
+    from accsat.sweep.cells import Cell
+    from accsat.sweep.ptxview import drops
+    from accsat.sweep.results import OK, Result
+
+    def result(variant, regs):
+        entries = [
+            {"entry": f"e{i}", "registers": r, "block": b}
+            for i, (r, b) in enumerate(zip(regs, (128, 1024, None), strict=True))
+        ]
+        return Result(Cell("npb", "BT", "S", "gcc", "ptx", variant), OK, extra={"entries": entries})
+
+    # e0: 40 -> 48 registers drops at 128 threads (75 % -> 62.5 %) and at its own 128;
+    # e1: 32 -> 40 drops at 128 (100 % -> 75 %) and at 1024 threads (100 % -> 50 %);
+    # e2: 64 -> 64 does not
+    got = drops(
+        [result("orig", (40, 32, 64)), result("cse", (48, 40, 64)), result("accsat", (40, 32, 64))]
+    )
+    assert got == {("BT", "S", "cse"): (2, 2), ("BT", "S", "accsat"): (0, 0)}
+
+
+def test_an_entry_reports_the_budget_of_its_kernels():
+    from accsat.sweep.ptxview import _budget
+
+    kernels = [
+        {"registers": {"setting": "keep", "bound": False, "before": 40, "after": 40}},
+        {"registers": {"setting": "keep", "bound": True, "before": 134, "after": 40}},
+        {"status": "unchanged"},
+    ]
+    assert _budget(kernels) == {
+        "budget": "keep",
+        "bound": True,
+        "model_before": 134,
+        "model_after": 40,
+    }
+    assert _budget([{"status": "rewritten"}])["budget"] is None  # no budget: any

@@ -1,0 +1,155 @@
+"""accsat.wrapper.ptxkeep: ``keep`` checked by ptxas in a gcc nvptx offload compile."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from accsat.options import Options
+from accsat.toolchain.compilers import OFFLOAD_FLAGS, nvptx_offload, nvptx_target
+from accsat.toolchain.ptx import Entry, Location, probe, probe_command
+from accsat.wrapper import ptxkeep
+from accsat.wrapper.rewrite import Outcome
+
+from .conftest import wrap
+
+KEEP = Options(registers="keep")
+GPU = ["-O3", "-fopenacc", *OFFLOAD_FLAGS]
+
+needs_offload = pytest.mark.skipif(
+    shutil.which("ptxas") is None or shutil.which("gcc") is None or not nvptx_offload("gcc"),
+    reason="needs gcc with nvptx offloading and ptxas",
+)
+
+
+def entry(name: str, registers: int, first: int = 10, last: int = 20, spill: int = 0, block=None):
+    return Entry(name, registers, spill, block, Location("k.c", first, first, last))
+
+
+@pytest.mark.parametrize(
+    "args, wanted",
+    [
+        (["-foffload=nvptx-none"], True),
+        (["-foffload=amdgcn-amdhsa,nvptx-none"], True),
+        (["-foffload=nvptx-none", "-foffload=disable"], False),  # the last one wins
+        (["-foffload=disable"], False),
+        ([], False),  # gcc's configured default is not asked for by name
+    ],
+)
+def test_nvptx_target_is_the_last_foffload(args, wanted):
+    assert nvptx_target(args) is wanted
+
+
+def test_wanted_only_for_keep_with_gcc_and_nvptx(monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/" + name)
+    args = ["-fopenacc", "-foffload=nvptx-none", "-c", "k.c"]
+    assert ptxkeep.wanted("gcc", args, KEEP)
+    assert not ptxkeep.wanted("gcc", args, Options(registers="any"))
+    assert not ptxkeep.wanted("gcc", args, Options(registers=64))
+    assert not ptxkeep.wanted("clang", args, KEEP)
+    assert ptxkeep.cache_marker("gcc", args, KEEP).startswith(ptxkeep.KEY)
+    assert ptxkeep.cache_marker("gcc", args, Options()) == ""
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert not ptxkeep.wanted("gcc", args, KEEP)  # no ptxas: the model alone
+
+
+def test_probe_command_keeps_flags_and_drops_outputs_and_sources():
+    args = ["-O3", "-DN=4", "-c", "a.c", "-o", "a.o", "-MD", "-MF", "a.d", "-MTx", "b.c", "-g0"]
+    assert probe_command(["gcc"], args, {3, 10}) == ["gcc", "-O3", "-DN=4", "-g0"]
+
+
+@pytest.mark.parametrize(
+    "now, before, worse",
+    [
+        (entry("e", 40), entry("e", 32), True),  # 100 % -> 75 % at 128 threads
+        (entry("e", 32), entry("e", 24), False),  # the same step
+        (entry("e", 32, spill=8), entry("e", 32), True),  # spills where it did not
+        (entry("e", 64, block=32), entry("e", 56, block=32), True),  # its own block size
+        (entry("e", 40), None, False),  # an entry the written build lacks
+    ],
+)
+def test_worse_means_a_lost_step_or_more_spills(now, before, worse):
+    assert ptxkeep._worse(now, before) is worse
+
+
+def test_tighten_halves_the_values_held_then_keeps_as_written():
+    facts: ptxkeep.Facts = {(10, 20): [40, None]}
+    kernels = [
+        {"line": 12, "status": "rewritten", "registers": {"held": 6}},
+        {"line": 15, "status": "rewritten", "registers": {}},  # no cap yet
+        {"line": 30, "status": "rewritten", "registers": {"held": 6}},  # another entry
+        {"line": 18, "status": "unchanged"},
+    ]
+    assert ptxkeep._tighten(facts, [entry("e", 48)], kernels, last=False)
+    assert facts[(12, 12)] == [None, 3]
+    assert facts[(15, 15)] == [None, ptxkeep.FIRST_CAP]
+    assert (30, 30) not in facts and (18, 18) not in facts
+    assert ptxkeep._tighten(facts, [entry("e", 48)], kernels, last=True)
+    assert facts[(12, 12)] == [None, -1] and facts[(15, 15)] == [None, -1]
+    with_caps = ptxkeep._with(KEEP, facts)
+    assert with_caps.registers_for(12) == (40, -1)
+    assert with_caps.registers_for(25) == (None, None)
+
+
+def test_checked_rewrites_until_ptxas_finds_no_loss(monkeypatch, tmp_path):
+    """Round by round: the written build's counts reach the rewrite; a lost entry caps the
+    kernels in it; the rewrite that loses nothing is the outcome."""
+    src = tmp_path / "k.c"
+    src.write_text("int x;\n")
+    builds = iter(
+        [
+            [entry("e", 32)],  # as written
+            [entry("e", 48)],  # first rewrite: a step lost
+            [entry("e", 32)],  # second: none
+        ]
+    )
+    monkeypatch.setattr(ptxkeep, "probe", lambda command, source, work: next(builds))
+    asked: list[tuple] = []
+
+    def rewrite(options: Options) -> Outcome:
+        asked.append(options.kernel_registers)
+        held = 8 if len(asked) == 1 else 4
+        kernel = {"line": 12, "status": "rewritten", "registers": {"held": held}}
+        return Outcome(text=f"/* round {len(asked)} */", kernels=[kernel])
+
+    out = ptxkeep.checked(["gcc"], src, KEEP, rewrite)
+    assert out.text == "/* round 2 */"
+    assert asked == [((10, 20, 32, None),), ((10, 20, 32, None), (12, 12, None, 4))]
+
+
+@needs_offload
+def test_probe_reads_registers_and_lines_of_a_translation_unit(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(
+        "double a[64], b[64];\nvoid k(int n)\n{\n#pragma acc parallel loop\n"
+        "  for (int i = 1; i < n; i++)\n    a[i] = b[i] * b[i - 1];\n}\n"
+    )
+    (tmp_path / "work").mkdir()
+    found = probe(["gcc", *GPU], src, tmp_path / "work")
+    assert len(found) == 1
+    e = found[0]
+    assert e.registers and e.registers > 0 and e.spill == 0
+    assert e.location is not None and e.location.first <= 5 <= e.location.last
+
+
+@needs_offload
+def test_accsat_cc_tells_keep_what_ptxas_counts(project: Path, env, tmp_path):
+    report = tmp_path / "report.jsonl"
+    got = wrap(
+        project,
+        env,
+        "gcc",
+        *GPU,
+        "-c",
+        "k.c",
+        "-o",
+        "k.o",
+        ACCSAT_REGISTERS="keep",
+        ACCSAT_REPORT=str(report),
+    )
+    assert got.returncode == 0, got.stderr
+    (kernel,) = [json.loads(line) for line in report.read_text().splitlines()]
+    assert kernel["registers"]["ptxas_written"] > 0
