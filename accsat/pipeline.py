@@ -32,7 +32,7 @@ from .frontend.kernels import Kernel
 from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
-from .report import KEPT_BY_TUNING, NO_GAIN, OVER_BUDGET, KernelReport
+from .report import KEPT_BY_TUNING, NO_GAIN, OUT_OF_TIME, OVER_BUDGET, KernelReport
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
@@ -77,13 +77,15 @@ def rewrite_file(
     options: Options = Options(),
     progress: Callable[[int, int], None] | None = None,
     share: Share | None = None,
+    deadline: float | None = None,
 ) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
     and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
-    kernel's is independent of the others')."""
-    loaded, one = prepare(path, options)
+    kernel's is independent of the others'). A kernel not started by ``deadline``
+    (``time.monotonic()``) is kept as written, the finished ones are kept."""
+    loaded, one = prepare(path, options, deadline)
     total = len(loaded.kernels)
     if share is not None:
         sizes = [
@@ -107,8 +109,11 @@ def rewrite_file(
     return FileResult(out, reports)
 
 
-def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], KernelResult]]:
-    """The loaded file, and the rewrite of its kernel number i."""
+def prepare(
+    path: Path, options: Options, deadline: float | None = None
+) -> tuple[LoadedFile, Callable[[int], KernelResult]]:
+    """The loaded file, and the rewrite of its kernel number i (kept as written once
+    ``time.monotonic()`` is past ``deadline``)."""
     cost = load_cost_model(options.cost_model)
     rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
@@ -121,15 +126,16 @@ def prepare(path: Path, options: Options) -> tuple[LoadedFile, Callable[[int], K
     def one(i: int) -> KernelResult:
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
-        if config == ORIG:  # a tuning database keeps this kernel as written
+        late = deadline is not None and time.monotonic() > deadline
+        if config == ORIG or late:  # a tuning database keeps it as written, or no time left
             return (
                 KernelReport(
                     str(path),
                     kernel.line,
                     kernel.construct,
                     kernel.function,
-                    ORIG,
-                ).unchanged(KEPT_BY_TUNING),
+                    config,
+                ).unchanged(OUT_OF_TIME if late else KEPT_BY_TUNING),
                 None,
                 None,
             )
@@ -252,7 +258,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
             )
     report.rewritten(printed.counts, printed.temps)
     expect = reread.expected(
-        ssa, sat.class_of, choice, _written_by_class(ssa, sat), _own_names(ctx)
+        ssa, sat.class_of, choice, _written_by_class(ssa, sat), _own_names(ctx), printed.placed
     )
     return report, Replacement(span.start, span.end, printed.text, span.last_line), expect
 

@@ -10,6 +10,8 @@ KEPT_BY_TUNING = "kept as written (tuning database: orig)"
 # kernels left as written by choice, not because accsat could not handle them: no warning
 # a kernel even planned as written does not fit the register budget (codegen/budget.py)
 OVER_BUDGET = "kept as written: over the register budget"
+# a kernel not started before the file's time budget (accsat-cc's timeout) was nearly spent
+OUT_OF_TIME = "kept as written: the file's time budget ran out before this kernel"
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 
 

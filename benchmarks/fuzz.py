@@ -30,9 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+from fuzz import harness  # noqa: E402
 from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
 from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, Finding, check_program  # noqa: E402
 from fuzz.shrink import replay, shrink  # noqa: E402
+
+from accsat.settings import Registers  # noqa: E402
 
 
 def batch_seeds(base: int, b: int, size: int) -> list[int]:
@@ -262,11 +265,17 @@ def main(argv=None) -> int:
         "--memory-gb", type=float, default=6.0, help="address-space limit of each checking process"
     )
     ap.add_argument(
+        "--registers",
+        default="any",
+        help="register budget of every rewrite (any, keep, N: issue 26's 'fuzz with keep')",
+    )
+    ap.add_argument(
         "--avoid-known-bugs",
         action="store_true",
         help="do not generate the shapes of the open accsat bugs (gen.KNOWN_BUGS)",
     )
     args = ap.parse_args(argv)
+    harness.REGISTERS = Registers()(args.registers)
     variants = VARIANTS + (FP_EXACT_VARIANTS if args.fp_exact_variants else ())
     avoid = KNOWN_BUGS if args.avoid_known_bugs else frozenset()
     args.out.mkdir(parents=True, exist_ok=True)

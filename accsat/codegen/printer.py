@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
@@ -39,6 +39,9 @@ class Printed:
     temps: int
     hoisted: int = 0  # loads bulk load moved above a store they do not alias
     budget: dict | None = None  # what the register budget did (Plan.budget), if one was set
+    # the control context each temporary's class is computed in (Plan.temps): the re-read
+    # check's evidence that a value computed there (a bulk load) is the extraction's
+    placed: dict[int, str] = field(default_factory=dict)
 
 
 class BodyPrinter:
@@ -147,7 +150,8 @@ class BodyPrinter:
             self.lines = without_shadowed(self.lines)
         tail, close = self.keep.closing(self.indent0)
         text = "{\n" + "\n".join(self.lines + tail) + "\n" + close + "}"
-        return Printed(text, self.counts, self.ntemps, self.plan.hoisted)
+        placed = {cls: point.ctx for cls, point in self.plan.temps.items()}
+        return Printed(text, self.counts, self.ntemps, self.plan.hoisted, placed=placed)
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])

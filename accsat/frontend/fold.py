@@ -53,6 +53,8 @@ def literal_value(text: str, t: ct.CType) -> int | float | None:
     try:
         if body.startswith("'"):
             value: int | float = parse_char(body)[0]
+            if not 0 <= value <= 127:  # '\xff' is -1 or 255 as plain char is signed or not
+                return None
         elif ct.is_float(t) or any(c in body for c in ".eEpP") and not body.startswith("0x"):
             value = parse_float(body)[0]
         else:

@@ -213,16 +213,24 @@ class ExpressionBuilder(BuilderState):
 
     def scaled(self, idx: int, elem: ct.CType | None) -> Poly | None:
         size = ct.sizeof(elem) if elem is not None else None
-        poly = self.poly(idx)
+        # unsigned arithmetic narrower than an address wraps where the polynomial does not
+        # (``j - 1`` for unsigned j = 0 is 4294967295, not -1): such a subscript is a
+        # value of its own, the same place only as itself
+        poly = var_poly(idx) if self.wraps_narrow(idx) else self.poly(idx)
         return None if size is None or poly is None else scale_poly(poly, size)
 
     def poly(self, tid: int) -> Poly | None:
-        """The integer value of a term as a polynomial over term ids."""
+        """The integer value of a term as a polynomial over term ids (modulo 2^64, as
+        addresses are: a 64-bit unsigned constant reads as its two's-complement value,
+        ``z + (unsigned long)-1`` is ``z - 1``; narrower unsigned arithmetic is kept
+        out by ``scaled``)."""
         term = self.terms[tid]
         args = term.args
         value = constant(self.terms, tid)  # ``5 & 15`` is 5, as for the compiler
         if value is not None:
-            return const_poly(value[0]) if isinstance(value[0], int) else var_poly(tid)
+            if not isinstance(value[0], int):
+                return var_poly(tid)
+            return const_poly(_modular(value[0], self.ctype(tid)))
         if term.op in ("Add", "Sub"):
             a, b = self.poly(args[0]), self.poly(args[1])
             if a is None or b is None:
@@ -238,6 +246,16 @@ class ExpressionBuilder(BuilderState):
         if term.op == "Cast" and _keeps_value(self.ctype(args[0]), self.ctype(tid)):
             return self.poly(args[0])
         return var_poly(tid)
+
+    def wraps_narrow(self, tid: int) -> bool:
+        """Unsigned arithmetic narrower than 64 bits in ``tid``'s polynomial."""
+        term = self.terms[tid]
+        if term.op not in ("Add", "Sub", "Neg", "Mul", "Cast") or constant(self.terms, tid):
+            return False
+        t = self.ctype(tid)
+        if term.op != "Cast" and ct.is_integer(t) and ct.is_unsigned(t) and ct.int_bits(t) < 64:
+            return True
+        return any(self.wraps_narrow(a) for a in term.args)
 
     def index_value(self, node: c_ast.Node) -> int:
         idx = self.rvalue(node)
@@ -592,3 +610,10 @@ def _keeps_value(source: ct.CType, target: ct.CType) -> bool:
     lo, hi = ct.int_range(source)
     tlo, thi = ct.int_range(target)
     return tlo <= lo and hi <= thi
+
+
+def _modular(value: int, t: ct.CType) -> int:
+    """A 64-bit unsigned constant as the two's-complement value it is congruent to."""
+    if ct.is_integer(t) and ct.is_unsigned(t) and ct.int_bits(t) == 64 and value >= 1 << 63:
+        return value - (1 << 64)
+    return value

@@ -97,12 +97,15 @@ class Braced:
 
     child_fields = ("block",)
     use_fields = ()
-    attr_fields = ("pos", "line", "end")
+    attr_fields = ("pos", "line", "end", "after_jump")
 
     block: Block
     pos: int
     line: int
     end: float = 0.0
+    # not the user's braces: the statements after one that may break or continue, which
+    # run only where it did not (a control context of their own)
+    after_jump: bool = False
 
 
 @dataclass

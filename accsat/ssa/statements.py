@@ -93,7 +93,7 @@ class SSABuilder(ExpressionBuilder):
                 # What follows runs only on the paths that did not break or continue:
                 # a block of its own, so nothing in it is computed before the jump.
                 first = len(self.block.stmts)
-                self.braced(c_ast.Compound(rest, item.coord))
+                self.braced(c_ast.Compound(rest, item.coord), after_jump=True)
                 self.note_origin(None, first, 0.0, synthetic=True)
                 return
 
@@ -115,12 +115,12 @@ class SSABuilder(ExpressionBuilder):
         for stmt in self.block.stmts[first:]:
             self.origins[stmt.pos] = origin
 
-    def braced(self, node: c_ast.Compound) -> None:
+    def braced(self, node: c_ast.Compound, after_jump: bool = False) -> None:
         self.head_costs[id(node)] = 0.0
         pos = self.next_pos()
         block = self.sub_block(node)
         line = node.coord.line if node.coord else self.line
-        self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5))
+        self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5, after_jump))
 
     def statement(self, node: c_ast.Node) -> None:
         kind = type(node).__name__

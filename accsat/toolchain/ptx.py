@@ -14,6 +14,7 @@ import re
 import shutil
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from . import process
@@ -315,10 +316,11 @@ def probe_command(compiler: list[str], args: list[str], sources: set[int]) -> li
 PROBE_TIMEOUT = 600.0
 
 
-def probe(command: list[str], source: Path, work: Path) -> list[Entry]:
+def probe(command: list[str], source: Path, work: Path) -> list[Entry] | None:
     """Build ``source`` alone into a shared object with gcc's nvptx offloading (``-g
-    -save-temps``, in ``work``) and read its device entries; [] when it does not build
-    or has none. A shared object leaves the translation unit's other symbols unresolved,
+    -save-temps``, its files in ``work``, run in the current folder as the user's
+    compile is) and read its device entries: [] when it has none, None when it does not
+    build. A shared object leaves the translation unit's other symbols unresolved,
     and links it: gcc compiles the device code (mkoffload) only when it links."""
     from .compilers import OFFLOAD_LINK_FLAGS
 
@@ -335,10 +337,23 @@ def probe(command: list[str], source: Path, work: Path) -> list[Entry]:
             "-o",
             str(out.resolve()),
         ],
-        timeout=PROBE_TIMEOUT,
-        cwd=work,
+        timeout=PROBE_TIMEOUT,  # in the caller's folder: the user's relative -I, @file
     )
+    if not done.ok:
+        return None
     raw = find_ptx(work)
-    if not done.ok or raw is None:
-        return []
-    return entries(raw, work)
+    return [] if raw is None else entries(raw, work)
+
+
+@lru_cache(maxsize=1)
+def ptxas_version() -> str:
+    """``ptxas --version``'s last line ('' without ptxas)."""
+    ptxas = shutil.which("ptxas")
+    if ptxas is None:
+        return ""
+    try:
+        done = process.capture([ptxas, "--version"], timeout=60)
+    except OSError:
+        return ""
+    lines = done.out.strip().splitlines()
+    return lines[-1] if lines else ""

@@ -75,6 +75,7 @@ class Expected:
     parents: dict[str, str | None]  # control context -> the one it is nested in
     inline: frozenset[str]  # the contexts of operands of && || ?: (ssa.state.BuilderState)
     temps: tuple[str, ...]  # accsat's own variables are one of these and a number
+    placed: dict[int, str] = field(default_factory=dict)  # class -> context of its temporary
 
 
 def _ours(name: str, temps: tuple[str, ...]) -> bool:
@@ -92,12 +93,14 @@ def expected(
     choice: dict[int, ENode],
     written: dict[int, list[ENode]],
     temps: tuple[str, ...],
+    placed: dict[int, str] | None = None,
 ) -> Expected:
     """The expectation for a kernel printed from ``choice`` (``written``: the nodes as
-    the user wrote them, by class, for statements printed as written)."""
+    the user wrote them, by class, for statements printed as written; ``placed``: the
+    context each temporary's class is computed in, codegen's ``Printed.placed``)."""
     body = tuple(_shapes(ssa.body, ssa.terms, lambda tid: class_of[tid], temps))
     nodes: dict[int, tuple[ENode, ...]] = {}
-    todo = [u for s in _all(body) for u in s.uses]
+    todo = [u for s in _all(body) for u in s.uses] + sorted(placed or {})
     while todo:
         cls = todo.pop()
         if cls in nodes:
@@ -108,7 +111,13 @@ def expected(
         for n in alts:
             todo.extend(n.children)
     return Expected(
-        body, nodes, _contexts(ssa), dict(ssa.ctx_parent), frozenset(ssa.inline_ctxs), temps
+        body,
+        nodes,
+        _contexts(ssa),
+        dict(ssa.ctx_parent),
+        frozenset(ssa.inline_ctxs),
+        temps,
+        dict(placed or {}),
     )
 
 
@@ -163,7 +172,11 @@ def _guarding_block(ctx: str, inline: frozenset[str], parents: dict[str, str | N
 def _contexts(ssa: SSAKernel) -> dict[str, str]:
     """Each control context -> itself, or for the block of a ``{ ... }`` (which runs
     whenever the block around it does) the context that block stands for."""
-    braced = {stmt.block.ctx for stmt, _ in ir.walk(ssa.body) if isinstance(stmt, ir.Braced)}
+    braced = {
+        stmt.block.ctx
+        for stmt, _ in ir.walk(ssa.body)
+        if isinstance(stmt, ir.Braced) and not stmt.after_jump
+    }
     out: dict[str, str] = {}
 
     def canonical(ctx: str) -> str:
@@ -179,8 +192,8 @@ def _contexts(ssa: SSAKernel) -> dict[str, str]:
 
 def _shapes(block: ir.Block, terms: TermTable, value, temps: tuple[str, ...]):
     for stmt in block.stmts:
-        if isinstance(stmt, ir.Braced):  # names are resolved: a block only scopes them
-            yield from _shapes(stmt.block, terms, value, temps)
+        if isinstance(stmt, ir.Braced) and not stmt.after_jump:
+            yield from _shapes(stmt.block, terms, value, temps)  # a block only scopes names
             continue
         shape = _shape(stmt, terms, value, temps)
         if shape is not None:
@@ -396,6 +409,12 @@ class _Matcher:
             return False
         if not self.same_type(t.ty, n.ty) and not self.placed_elsewhere(tid, t, n):
             return False
+        return self.operation(tid, t, n)
+
+    def operation(self, tid: int, t: Term, n: ENode) -> bool:
+        """The same operation on matching operands (the context checked by the caller)."""
+        if t.op != n.op or len(t.args) != len(n.children) or _base(t.ty) != _base(n.ty):
+            return False
         if n.op == "Load":
             return self.load(t, n)
         if n.op in ("Var", "Phi", "Sym"):
@@ -437,8 +456,11 @@ class _Matcher:
             for cls, nodes in self.exp.nodes.items():  # the extracted node: what runs
                 m = nodes[0]
                 self.placed.setdefault((m.op, m.ty, m.attrs), []).append(cls)
+                if cls in self.exp.placed and "@" in m.ty:  # and where its temporary is
+                    where = f"{_base(m.ty)}@{self.exp.placed[cls]}"
+                    self.placed.setdefault((m.op, where, m.attrs), []).append(cls)
         there = self.placed.get((n.op, f"{base}{want}", n.attrs), ())
-        return any(self.value(tid, c) for c in there)
+        return any(self.operation(tid, t, self.exp.nodes[c][0]) for c in there)
 
     def load(self, t: Term, n: ENode) -> bool:
         """The same location read after the same stores; ``(&e[i][0])[k]`` is ``e[i][k]``,

@@ -195,10 +195,11 @@ class Build:
         from . import ptxkeep
 
         family, args = self.inv.family, self.inv.args
+        probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
         k = key(
             preprocessed,
             text,
-            options_key(options) + ptxkeep.cache_marker(family, args, options),
+            options_key(options) + ptxkeep.cache_marker(family, args, options, probe),
             self.cfg.cache_dir,
         )
         if self.cache is not None:
@@ -215,7 +216,6 @@ class Build:
             self.log("miss", f"{src.path} key={k}")
         t = time.perf_counter()
         if ptxkeep.wanted(family, args, options):
-            probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
             result = ptxkeep.checked(
                 probe,
                 path,

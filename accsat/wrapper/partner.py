@@ -194,8 +194,11 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
     from pathlib import Path
 
     from ..pipeline import prepare
+    from .rewrite import deadline_for
 
-    loaded, one = prepare(Path(request["path"]), request["options"])
+    timeout = float(request.get("timeout") or 0)
+    deadline = deadline_for(timeout) if timeout else None
+    loaded, one = prepare(Path(request["path"]), request["options"], deadline)
     client.send_frame(sock, digest(loaded.text))
     while True:
         client.send_frame(sock, NEXT)

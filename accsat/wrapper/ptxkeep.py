@@ -32,7 +32,7 @@ from ..occupancy import BLOCK_THREADS, occupancy
 from ..options import Options
 from ..settings import KEEP
 from ..toolchain.compilers import nvptx_target
-from ..toolchain.ptx import Entry, probe
+from ..toolchain.ptx import Entry, probe, ptxas_version
 from .rewrite import Outcome
 
 ROUNDS = 4
@@ -61,16 +61,19 @@ def checked(
 ) -> Outcome:
     """``rewrite(options)`` with ptxas's counts and checks (module docstring);
     ``command``: the user's compile as a probe (toolchain.ptx.probe_command)."""
-    include = ["-iquote", str(source.parent)]
+    include = ["-iquote", str(source.resolve().parent)]  # the rewrite's "..." includes
     with tempfile.TemporaryDirectory(prefix="accsat-ptx-") as tmp:
         work = Path(tmp)
-        written = _probe(command, source, work / "written")
+        alone = _probe(command, source, work / "written")
+        if alone is None:  # it does not build alone: the model alone, and nothing cached
+            return _unchecked(rewrite(options))
+        written = _ours(alone, source)
         facts: Facts = {
             (e.location.first, e.location.last): [e.registers, None]
             for e in written
             if e.location is not None and e.registers
         }
-        if not facts:  # no device code with lines: the model alone
+        if not facts:  # no device code of its own (a host-only file): the model alone
             return rewrite(options)
         by_name = {e.name: e for e in written}
         outcome = rewrite(_with(options, facts))
@@ -79,12 +82,11 @@ def checked(
                 return outcome
             printed = work / f"round{n}" / source.name
             printed.parent.mkdir()
-            printed.write_text(outcome.text or "", errors="surrogateescape")
-            lost = [
-                e
-                for e in _probe([*command, *include], printed, printed.parent)
-                if _worse(e, by_name.get(e.name))
-            ]
+            printed.write_text(outcome.text or "", encoding="utf-8", errors="surrogateescape")
+            now = _probe([*command, *include], printed, printed.parent)
+            if now is None:  # the rewrite did not build alone: no verdict, and none cached
+                return _unchecked(outcome)
+            lost = [e for e in _ours(now, source) if _worse(e, by_name.get(e.name))]
             if not lost:
                 return outcome
             if not _tighten(facts, lost, outcome.kernels, last=n == ROUNDS):
@@ -93,9 +95,24 @@ def checked(
         return outcome
 
 
-def _probe(command: list[str], source: Path, work: Path) -> list[Entry]:
+def _probe(command: list[str], source: Path, work: Path) -> list[Entry] | None:
     work.mkdir(parents=True, exist_ok=True)
     return probe(command, source, work)
+
+
+def _ours(entries: list[Entry], source: Path) -> list[Entry]:
+    """The entries compiled from ``source`` itself (not from a header's lines)."""
+    return [
+        e
+        for e in entries
+        if e.location is not None and os.path.basename(e.location.file) == source.name
+    ]
+
+
+def _unchecked(outcome: Outcome) -> Outcome:
+    """An outcome ptxas could not check: used, but not cached (the next build asks again)."""
+    outcome.cacheable = False
+    return outcome
 
 
 def _with(options: Options, facts: Facts) -> Options:
@@ -139,10 +156,9 @@ def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -
     return changed
 
 
-def cache_marker(family: str, args: list[str], options: Options) -> str:
-    """What the cache key adds for a checked outcome ('' when not checked)."""
-    return (
-        f"{KEY}:{os.path.basename(shutil.which('ptxas') or '')}"
-        if wanted(family, args, options)
-        else ""
-    )
+def cache_marker(family: str, args: list[str], options: Options, probe: list[str]) -> str:
+    """What the cache key adds for a checked outcome ('' when not checked): the probe's
+    command (the user's flags, -O and -foffload-options among them) and ptxas's version."""
+    if not wanted(family, args, options):
+        return ""
+    return f"{KEY}:{ptxas_version()}:{' '.join(probe)}"

@@ -57,7 +57,18 @@ def _first_line(text: str, limit: int = 300) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def _child(path: str, options, share=None) -> dict:
+# the share of a file's time budget its kernels may start in: past it, the kernels not
+# started are kept as written and the finished ones kept (the rest of the budget is for
+# the kernels in flight, the re-read check and the splice); the whole budget is the kill
+STARTS = 0.75
+
+
+def deadline_for(timeout: float) -> float:
+    """The ``time.monotonic()`` after which a rewrite starting now starts no kernel."""
+    return time.monotonic() + STARTS * timeout
+
+
+def _child(path: str, options, share=None, deadline: float | None = None) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -65,7 +76,7 @@ def _child(path: str, options, share=None) -> dict:
     try:
         from ..pipeline import rewrite_file
 
-        result = rewrite_file(Path(path), options, share=share)
+        result = rewrite_file(Path(path), options, share=share, deadline=deadline)
         return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
     except AccsatError as exc:
         return {"error": _first_line(str(exc)), "cacheable": True}
@@ -140,6 +151,7 @@ def rewrite(path: str, options: Options, timeout: float, cfg: Config | None = No
 
 
 def _forked(path: str, options: Options, timeout: float) -> dict:
+    start = deadline_for(timeout)
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: never returns
@@ -147,7 +159,7 @@ def _forked(path: str, options: Options, timeout: float) -> dict:
         try:
             os.close(rfd)
             quiet_child()
-            write_all(wfd, json.dumps(_child(path, options)).encode())
+            write_all(wfd, json.dumps(_child(path, options, deadline=start)).encode())
             status = 0
         finally:
             os._exit(status)

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from . import client, partner
-from .rewrite import _child, quiet_child, read_answer, timed_out, write_all
+from .rewrite import _child, deadline_for, quiet_child, read_answer, timed_out, write_all
 
 SPARES = 2  # children waiting, egglog imported, for the next requests
 MAX_CHILDREN = 32
@@ -56,8 +56,6 @@ PRELOAD = (
     "highspy",
     "pulp",
     "pycparser",
-    "black",
-    "cloudpickle",
     "accsat.frontend.load",
     "accsat.extract",
     "accsat.ssa.statements",
@@ -359,7 +357,12 @@ def serve_one(request: dict, share=None) -> dict:
     return (
         unavailable
         if unavailable is not None
-        else _child(request["path"], request["options"], share)
+        else _child(
+            request["path"],
+            request["options"],
+            share,
+            deadline_for(float(request.get("timeout", 0))) if request.get("timeout") else None,
+        )
     )
 
 

@@ -455,6 +455,8 @@ def spelled_identity(g: Ctx, t: str, depth: int) -> E:
             ]
         )
         return E(form.format(a=paren(a), f=f, t=a.t), a.t)
+    if a.t not in K.ONES:  # short, char...: an operation would promote it to int
+        return a
     one, zero, ones = K.ONES[a.t], K.ZEROS[a.t], K.ALL_ONES[a.t]
     p = paren(a)
     form = c.int(0, 5)

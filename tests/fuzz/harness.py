@@ -49,6 +49,8 @@ DOUBLE_TOL = (1e-9, 1e-12)
 # up egglog's memory, tests/fuzz/regressions/saturation_memory_blowup.c, now fixed and
 # guarded by that regression test under the default limits)
 FUZZ_LIMITS = Limits(nodes=4000, iterations=6, seconds=2.0)
+# the register budget every rewrite is made under (benchmarks/fuzz.py --registers)
+REGISTERS: str | int = "any"
 FLOAT_TOL = (1e-5, 1e-6)
 # the reason of a kernel kept as written because its printed C does not re-read as the
 # program the extraction chose (pipeline.reread_check): a bug of accsat's, a finding
@@ -156,6 +158,7 @@ def check_program(
             extract_seconds=extract_seconds,
             limits=limits,
             preprocess=PreprocessOptions(),
+            registers=REGISTERS,
         )
         try:
             result = rewrite_file(src, options)

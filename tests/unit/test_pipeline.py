@@ -153,3 +153,24 @@ int main(void) {
         out = tmp_path / f"types_{variant.replace('+', '_')}.c"
         out.write_text(rewrite(path, variant=variant).text)
         assert compile_run(out, tmp_path, variant.replace("+", "_")) == expected
+
+
+def test_a_deadline_keeps_the_finished_kernels_and_leaves_the_rest(tmp_path, monkeypatch):
+    """accsat-cc's time budget (wrapper/rewrite.deadline_for): a kernel not started by the
+    deadline is kept as written, one finished before it is kept rewritten. The clock is
+    a fake one: the first kernel starts at 0, every later look is at 100."""
+    import accsat.pipeline as pipeline
+    from accsat.options import Options
+    from accsat.report import OUT_OF_TIME
+
+    kernel = (
+        "  #pragma omp parallel for\n  for (i = 0; i < n; i++) c[i] = a[i] * b[i] + a[i] * b[i];\n"
+    )
+    src = tmp_path / "k.c"
+    src.write_text(HEADER + "void f(int n) {\n  int i;\n" + kernel * 3 + "}\n")
+    ticks = iter([0.0])
+    monkeypatch.setattr(pipeline.time, "monotonic", lambda: next(ticks, 100.0))
+    result = pipeline.rewrite_file(src, Options(variant="cse"), deadline=50.0)
+    assert [k.status for k in result.kernels] == ["rewritten", "unchanged", "unchanged"]
+    assert [k.reason for k in result.kernels[1:]] == [OUT_OF_TIME] * 2
+    assert result.text.count("_v0") >= 1  # the first kernel's rewrite is in the file

@@ -173,6 +173,49 @@ def test_a_load_moved_above_a_store_that_may_alias_is_caught(
     assert k.status == "unchanged" and MISMATCH in k.reason
 
 
+GUARDED_BY_CONTINUE = """\
+double a[64], x[64];
+int b[64];
+void k(void)
+{
+  int i;
+#pragma acc parallel loop
+  for (i = 0; i < 64; i++) {
+    int q = b[i];
+    if (q == 0)
+      continue;
+    x[i] = a[i] / q + a[i] / q;
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("variant", ["cse", "accsat"])
+def test_a_division_moved_above_a_continue_is_caught(tmp_path, monkeypatch, lenient, variant):
+    """What follows ``if (q == 0) continue;`` runs only where q != 0: a division printed
+    before it divides by zero (found by review: the statements after a jump were taken
+    for a block that runs whenever the body does)."""
+    real = pipeline._print
+    moved = []
+
+    def hoist(*args, **kwargs):
+        printed = real(*args, **kwargs)
+        lines = printed.text.split("\n")
+        jump = next(k for k, line in enumerate(lines) if "if (q == 0)" in line)
+        temp = next(k for k, line in enumerate(lines) if "/ q;" in line)
+        if temp > jump:
+            lines.insert(jump, lines.pop(temp))
+            moved.append("\n".join(lines))
+        return dataclasses.replace(printed, text="\n".join(lines))
+
+    monkeypatch.setattr(pipeline, "_print", hoist)
+    src = tmp_path / "k.c"
+    src.write_text(GUARDED_BY_CONTINUE)
+    (k,) = rewrite_file(src, Options(variant=variant)).kernels
+    assert moved
+    assert k.status == "unchanged" and MISMATCH in k.reason, moved[0]
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_test_kernel_re_reads(variant):
     """No kernel of the corpus is kept as written by the check (strict mode would raise)."""

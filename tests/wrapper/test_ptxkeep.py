@@ -50,8 +50,9 @@ def test_wanted_only_for_keep_with_gcc_and_nvptx(monkeypatch):
     assert not ptxkeep.wanted("gcc", args, Options(registers="any"))
     assert not ptxkeep.wanted("gcc", args, Options(registers=64))
     assert not ptxkeep.wanted("clang", args, KEEP)
-    assert ptxkeep.cache_marker("gcc", args, KEEP).startswith(ptxkeep.KEY)
-    assert ptxkeep.cache_marker("gcc", args, Options()) == ""
+    marker = ptxkeep.cache_marker("gcc", args, KEEP, ["gcc", "-O3", "-foffload=nvptx-none"])
+    assert marker.startswith(ptxkeep.KEY) and marker.endswith("gcc -O3 -foffload=nvptx-none")
+    assert ptxkeep.cache_marker("gcc", args, Options(), ["gcc"]) == ""
     monkeypatch.setattr(shutil, "which", lambda name: None)
     assert not ptxkeep.wanted("gcc", args, KEEP)  # no ptxas: the model alone
 
@@ -116,7 +117,7 @@ def test_checked_rewrites_until_ptxas_finds_no_loss(monkeypatch, tmp_path):
         return Outcome(text=f"/* round {len(asked)} */", kernels=[kernel])
 
     out = ptxkeep.checked(["gcc"], src, KEEP, rewrite)
-    assert out.text == "/* round 2 */"
+    assert out.text == "/* round 2 */" and out.cacheable
     assert asked == [((10, 20, 32, None),), ((10, 20, 32, None), (12, 12, None, 4))]
 
 
@@ -129,7 +130,7 @@ def test_probe_reads_registers_and_lines_of_a_translation_unit(tmp_path):
     )
     (tmp_path / "work").mkdir()
     found = probe(["gcc", *GPU], src, tmp_path / "work")
-    assert len(found) == 1
+    assert found is not None and len(found) == 1
     e = found[0]
     assert e.registers and e.registers > 0 and e.spill == 0
     assert e.location is not None and e.location.first <= 5 <= e.location.last
@@ -153,3 +154,31 @@ def test_accsat_cc_tells_keep_what_ptxas_counts(project: Path, env, tmp_path):
     assert got.returncode == 0, got.stderr
     (kernel,) = [json.loads(line) for line in report.read_text().splitlines()]
     assert kernel["registers"]["ptxas_written"] > 0
+
+
+def test_a_probe_that_does_not_build_leaves_the_outcome_unchecked_and_uncached(
+    monkeypatch, tmp_path
+):
+    src = tmp_path / "k.c"
+    src.write_text("int x;\n")
+    builds = iter([[entry("e", 32)], None])  # as written; the rewrite does not build alone
+    monkeypatch.setattr(ptxkeep, "probe", lambda command, source, work: next(builds))
+    kernel = {"line": 12, "status": "rewritten", "registers": {}}
+    out = ptxkeep.checked(["gcc"], src, KEEP, lambda o: Outcome(text="/**/", kernels=[kernel]))
+    assert out.text == "/**/" and not out.cacheable
+
+
+def test_entries_of_other_files_lend_no_counts(monkeypatch, tmp_path):
+    """A header's inline function compiled into an entry is not the kernel on its lines."""
+    src = tmp_path / "k.c"
+    src.write_text("int x;\n")
+    other = Entry("h", 200, 0, None, Location("inc.h", 10, 10, 20))
+    monkeypatch.setattr(ptxkeep, "probe", lambda command, source, work: [other])
+    asked: list[tuple] = []
+
+    def rewrite(options: Options) -> Outcome:
+        asked.append(options.kernel_registers)
+        return Outcome(text="", kernels=[])
+
+    ptxkeep.checked(["gcc"], src, KEEP, rewrite)
+    assert asked == [()]  # the model alone
