@@ -519,30 +519,30 @@ def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bo
     return marked, fold_constants(s, level) > 0
 
 
-# Arithmetic whose folds, on a cycle, make ever new constants (2^a * 3^b ...); a bitwise
-# operation only makes the finitely many values its operands' bits allow.
-_RING = frozenset({"Add", "Sub", "Mul", "Div"})
-
-
-def _is_an_operand(value: str, ty: str, operands: list[tuple[str, str]]) -> bool:
-    """The fold's result is one of its operands (``2.0 * 0.0``, ``c + 0``, ``c * 1``).
-    Such a fold is not made: the operand's class would contain an operation on itself,
-    and on that cycle assoc and folding make a new constant every iteration
-    (2^a * 3^b * 0.0 ...: tests/fuzz/regressions/saturation_memory_zero_product_chain.c
-    took 24 GB). The operation stays as written; the compiler folds it."""
+def _absorbs(op: str, value: str, ty: str, operands: list[tuple[str, str]]) -> bool:
+    """A fold by an identity or an absorbing element (``c * 0.0``, ``c + 0``, ``c * 1``,
+    ``c - 0``, ``c / 1``): its result is an operand, whose class would then contain an
+    operation on itself, and on that cycle assoc and folding make a new constant every
+    iteration (2^a * 3^b * 0.0 ...: tests/fuzz/regressions/
+    saturation_memory_zero_product_chain.c took 24 GB). Such a fold is not made; the
+    operation stays as written and the compiler folds it. ``2 - 1`` folds: 1 is no
+    identity there."""
     t = scalar(ty)
-    if t is None:
+    if t is None or op not in ("Add", "Sub", "Mul", "Div") or len(operands) != 2:
         return False
-    mine = literal_value(value, t)
-    for text, oty in operands:
-        ot = scalar(oty)
-        if ot != t or ot is None:
+    vals = [literal_value(text, t) if scalar(oty) == t else None for text, oty in operands]
+    result = literal_value(value, t)
+    if result is None or None in vals:
+        return False
+    for k, v in enumerate(vals):
+        if v is None or _bits(v) != _bits(result):
             continue
-        theirs = literal_value(text, ot)
-        if isinstance(mine, float) or isinstance(theirs, float):
-            if theirs is not None and mine is not None and _bits(mine) == _bits(theirs):
-                return True
-        elif mine is not None and mine == theirs:
+        other = vals[1 - k]
+        if op == "Mul" and (v == 0 or other == 1):
+            return True
+        if op == "Add" and other == 0:
+            return True
+        if op in ("Sub", "Div") and k == 0 and other == (0 if op == "Sub" else 1):
             return True
     return False
 
@@ -576,7 +576,7 @@ def fold_constants(s: _Session, level: str = "all") -> int:
         if level == "int" and not is_integer_op(ty, [t for _, t in operands]):
             continue
         value = fold(op, base, operands)
-        if value is None or op in _RING and _is_an_operand(value, base, operands):
+        if value is None or _absorbs(op, value, base, operands):
             continue
         args = " ".join(f"(Const {quote(consts[k][1])} {quote(consts[k][0])})" for k in kids)
         node = f"({op} {quote(ty)} {args})"

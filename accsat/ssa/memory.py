@@ -5,7 +5,12 @@ their regions may (C's rules: distinct declared objects never do, ``restrict``
 pointers do not alias declared objects or each other, any other pointer may
 point anywhere) and, within one root, when their byte ranges can overlap.
 Offsets are polynomials over term ids so that ``u[1][k][j][i]`` and
-``u[2][k][j][i]`` are provably apart while ``a[i]`` and ``a[j]`` are not.
+``u[2][k][j][i]`` are provably apart while ``a[i]`` and ``a[j]`` are not
+(ssa/expressions.py ``poly``): constant expressions are their value (``a[(5) & 15]``
+is ``a[5]``), casts are looked through only where they keep every value
+(``a[(unsigned char)j]`` is another place than ``a[j]``), 64-bit unsigned constants
+read modulo 2^64 as addresses do, and a subscript with narrower unsigned arithmetic
+(which wraps where a polynomial does not) is a place of its own.
 
 Every store, call and loop/if summary is an event in a log; a load depends on
 the latest event that may alias it (its *version*), or takes the stored value
