@@ -520,29 +520,22 @@ def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bo
 
 
 def _absorbs(op: str, value: str, ty: str, operands: list[tuple[str, str]]) -> bool:
-    """A fold by an identity or an absorbing element (``c * 0.0``, ``c + 0``, ``c * 1``,
-    ``c - 0``, ``c / 1``): its result is an operand, whose class would then contain an
-    operation on itself, and on that cycle assoc and folding make a new constant every
-    iteration (2^a * 3^b * 0.0 ...: tests/fuzz/regressions/
-    saturation_memory_zero_product_chain.c took 24 GB). Such a fold is not made; the
-    operation stays as written and the compiler folds it. ``2 - 1`` folds: 1 is no
-    identity there."""
+    """A product with a zero (``c * 0.0``): its result is that zero, whose class would
+    then hold a product of itself with every constant multiplied by it, and on that hub
+    assoc and folding make a new constant every iteration (2^a * 3^b * 0.0 ...:
+    tests/fuzz/regressions/saturation_memory_zero_product_chain.c took 24 GB). Such a
+    fold is not made; the product stays as written and the compiler folds it. An
+    identity (``c + 0``, ``c * 1``) lands in c's own class, no hub: it folds, as does
+    ``2 - 1``."""
     t = scalar(ty)
-    if t is None or op not in ("Add", "Sub", "Mul", "Div") or len(operands) != 2:
+    if t is None or op != "Mul" or len(operands) != 2:
         return False
-    vals = [literal_value(text, t) if scalar(oty) == t else None for text, oty in operands]
     result = literal_value(value, t)
-    if result is None or None in vals:
+    if result is None or result != 0:
         return False
-    for k, v in enumerate(vals):
-        if v is None or _bits(v) != _bits(result):
-            continue
-        other = vals[1 - k]
-        if op == "Mul" and (v == 0 or other == 1):
-            return True
-        if op == "Add" and other == 0:
-            return True
-        if op in ("Sub", "Div") and k == 0 and other == (0 if op == "Sub" else 1):
+    for text, oty in operands:
+        v = literal_value(text, t) if scalar(oty) == t else None
+        if v is not None and v == 0 and _bits(v) == _bits(result):
             return True
     return False
 

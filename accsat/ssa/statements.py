@@ -258,10 +258,8 @@ class SSABuilder(ExpressionBuilder):
         for sym in set(env_then) | set(env_else):
             a = env_then[sym] if sym in env_then else self.entry_value(sym)  # ids can be 0
             b = env_else[sym] if sym in env_else else self.entry_value(sym)
-            if a == b:
-                self.env[sym] = a
-                if env0.get(sym) != a:
-                    merged[sym] = a
+            if a == b:  # equal on both paths (an arm may assign the value it had)
+                self.env[sym] = merged[sym] = a
             else:
                 phis[sym] = self.env[sym] = self.phi(sym, f"i{pos}", end, self.ctx)
         line = node.coord.line if node.coord else self.line

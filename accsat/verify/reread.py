@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import re
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -234,8 +235,18 @@ def _shape(stmt: ir.Stmt, terms: TermTable, value, temps: tuple[str, ...]) -> Sh
         tuple(sorted(defines.items())),
         blocks,
         tuple(b.ctx for b in ir.children(stmt)),
-        tuple(sorted((f"phis:{s.name}", value(t)) for s, t in merged.items())),
+        tuple(sorted(_known(value, merged))),
     )
+
+
+def _known(value, merged: dict) -> Iterator[tuple[str, int]]:
+    """(phi name, value) of each merged variable whose value the side knows (the
+    extraction has no class for a value no statement reads)."""
+    for sym, tid in merged.items():
+        try:
+            yield f"phis:{sym.name}", value(tid)
+        except KeyError:
+            continue
 
 
 _TOKEN = re.compile(

@@ -8,7 +8,7 @@
 // saturation_memory_blowup.c was, which subsuming folded operations fixed only where the
 // constants are together in the source). Found by benchmarks/fuzz.py with the edge
 // constants of issue 21 (`a * (((double)INT_MAX * 0x1p-31) * 0.0)`: a batch killed twice),
-// shrunk by hand. Fixed: a fold by an identity or an absorbing element is not made
+// shrunk by hand. Fixed: a product with a zero is not folded
 // (saturate._absorbs); 0.6 s and 100 MB now.
 // status: fixed
 // memory: 2048
