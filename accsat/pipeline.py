@@ -295,7 +295,7 @@ def reread_check(
             with deep_recursion():  # as deep as the kernel's own rewrite went
                 again = reread.with_body(kernel, bodies[i])
                 reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
-        except (reread.Mismatch, AccsatError, RecursionError) as exc:
+        except (reread.Mismatch, AccsatError, Unsupported, RecursionError) as exc:
             why = str(exc) or type(exc).__name__
             if os.environ.get("ACCSAT_REREAD_STRICT"):
                 raise AssertionError(

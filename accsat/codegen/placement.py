@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from ..egraph.graph import ENode, reach
 from ..frontend import ctypes as ct
 from ..ops import LEAVES as LEAF_OPS
-from ..ops import OPS
 from ..ssa import ir
 from ..ssa.state import LeafInfo
 from .cexpr import constant_expr, scalar_type
@@ -124,15 +123,8 @@ class _Planner:
         own = node.ctx or None
         if node.op == "CallRes":
             own = self.leaf[cls].ctx
-        guarded = OPS[node.op].guarded if node.op in OPS else ()
-        for k, child in enumerate(node.children):
-            pin = self.pin(child)
-            if k in guarded and pin is not None and pin in self.ssa.inline_ctxs:
-                # a guarded operand pinned to its own arm runs only inside the operator
-                # (printed inline there): the operator itself is computed where the arm's
-                # context begins (``c ? a / b : 0`` is not a division of its own)
-                pin = self.p.parent(pin)
-            own = self._deeper(own, pin)
+        for child in node.children:
+            own = self._deeper(own, self.pin(child))
         self._pin[cls] = own
         return own
 
