@@ -114,7 +114,7 @@ WRAPPED = """\
 import dataclasses, sys
 import accsat.wrapper.rewrite as rewrite
 real_child = rewrite._child
-def child(*args):  # runs in the forked child: import the pipeline there, as the wrapper does
+def child(*args, **kwargs):  # runs in the forked child: import the pipeline there, as the wrapper does
     import accsat.pipeline as pipeline
     real = pipeline._print
     def broken(kernel, *a, **kw):
@@ -124,7 +124,7 @@ def child(*args):  # runs in the forked child: import the pipeline there, as the
         return dataclasses.replace(printed, text=printed.text.replace("0.5", "0.25", 1))
     pipeline._print = broken
     pipeline.reread_check = lambda loaded, results, options: results  # validation alone
-    return real_child(*args)
+    return real_child(*args, **kwargs)
 rewrite._child = child
 sys.argv = ["accsat-cc", *sys.argv[1:]]
 from accsat.wrapper import main
