@@ -55,6 +55,9 @@ def tune_command(
         "tune",
         "--dir",
         str(root / benchmark),
+        # the benchmark's folder holds all its build reaches (config, sys, common)
+        "--root",
+        str(root / benchmark),
         "--clean",
         f"cd {src} && make clean >/dev/null && rm -f ../sys/setparams",
         "--build",

@@ -307,7 +307,11 @@ class Sweep:
                 build_seconds=record.get("seconds"),
                 kernels=record.get("kernels", {}),
                 fallbacks=record.get("fallbacks", 0),
-                extra={"build": record["how"]},
+                # where the failure is told in full (a suite's build log)
+                extra={
+                    "build": record["how"],
+                    **({"log": record["log"]} if "log" in record else {}),
+                },
             )
         folder = self.store.folder(cell)
         with self._lock.run():

@@ -1,24 +1,79 @@
 """Choosing a config per construct from its measured times: never slower than orig.
 
-Each verified configuration ran N times; per run, the profile gives each
-construct's seconds. The candidates are the configurations that rewrote a
-kernel of the construct (one that left them all as written compiled orig's
-code: its difference is noise); the one with the lowest median. It replaces orig only when it is faster than orig's median by more
-than the noise: the larger of the two configurations' relative spreads over
-their runs ((max - min) / median), and at least ``NOISE_FLOOR`` (what one run
-cannot show). A construct that was not timed (``async``/``nowait``, no timer
-possible, never launched) keeps orig.
+The evidence is paired: in every round each configuration ran once, back to
+back, and the profile gives each construct's shortest launch in that run
+(``fastest``: a busy machine lengthens launches, it never shortens one; rows
+without it fall back to the mean launch). A round whose shortest launch is
+more than ``QUIET`` above the configuration's fastest round was busy all
+through (a run shorter than the machine's busy spells): it is left out. Per
+round quiet for both, a variant's time over orig's is one ratio; their median
+is the estimate and a distribution-free interval of that median (order
+statistics, ``order_bounds``) its uncertainty; a decision needs ``PAIRS`` such
+rounds.
+
+A variant is **faster** when the whole interval lies below ``1 - NOISE_FLOOR``,
+**not faster** when the whole interval lies at or above it, and **open**
+otherwise. A construct is decided when some variant is faster (the one with
+the lowest median wins) or when none can be; an open one asks for another
+round (the tuner adds rounds up to its cap) and, still open at the cap,
+keeps orig. Candidates are the variants that rewrote a kernel of the
+construct (one that left them all as written compiled orig's code: its
+difference is noise). A construct that was not timed (``async``/``nowait``,
+no timer possible, never launched) keeps orig.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TypeGuard
 
 from ..options import ORIG
 
-NOISE_FLOOR = 0.02  # 2 %: with one run there is no spread to measure
-MIN_SECONDS = 1e-4  # below this (all launches of a run together) a timer measures itself
+NOISE_FLOOR = 0.02  # 2 %: a smaller gain is not worth a changed kernel
+MIN_SECONDS = 5e-6  # a shortest launch below this measures the timer, not the kernel
+CONFIDENCE = 0.05  # one-sided error of an interval's bound (when rounds allow it)
+QUIET = 0.02  # a round this close to a configuration's fastest one was not slowed down
+PAIRS = 2  # quiet rounds (for both) a decision needs, where more than one round ran
+
+# why orig was kept: short codes for the plot and the table (the reason says more)
+NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
+    "not timed",
+    "orig not timed",
+    "too short",
+    "not rewritten",
+    "not faster",
+    "undecided",
+    "whole program",  # the check found orig for every kernel faster than the choice
+)
+
+
+@dataclass(frozen=True)
+class Ratios:
+    """A variant's paired per-round time ratios over orig, summarised."""
+
+    low: float
+    median: float
+    high: float
+    rounds: int  # the quiet rounds the ratios come from
+    needed: int = 1  # quiet rounds a decision needs
+
+    @property
+    def verdict(self) -> str:
+        line = 1 - NOISE_FLOOR
+        if self.rounds < self.needed:
+            return "open"
+        if self.high < line:
+            return "faster"
+        return "not faster" if self.low >= line else "open"
+
+    def text(self) -> str:
+        if self.rounds == 0:
+            return "no round quiet for both"
+        return (
+            f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} rounds"
+        )
 
 
 @dataclass(frozen=True)
@@ -29,9 +84,12 @@ class Choice:
     hash: str
     construct: str
     config: str
-    gain: float | None  # orig's median over the chosen config's (1.0 when orig is kept)
-    noise: float | None  # the relative spread the gain had to beat
+    gain: float | None  # orig's time over the chosen config's (1.0 when orig is kept)
+    noise: float | None  # half the width of the chosen (or best) variant's ratio interval
     reason: str
+    kept: str = ""  # why orig was kept (one of the codes above); "" when a variant won
+    open: bool = False  # no decision yet: another round would help
+    ratios: dict[str, Ratios] = field(default_factory=dict, compare=False)  # per variant
 
 
 def median(values: list[float]) -> float | None:
@@ -49,52 +107,158 @@ def spread(values: list[float]) -> float:
 def times(row: dict) -> list[float]:
     """The seconds of one construct in each run of one configuration (runs without one:
     left out)."""
-    return [s for s in row.get("seconds", []) if isinstance(s, (int, float))]
+    return [s for s in row.get("seconds", []) if _number(s)]
 
 
-def choose(rows: dict[str, dict], about: dict) -> Choice:
+def per_launch(row: dict) -> list[float | None]:
+    """Per run (round), the construct's shortest launch; the mean launch where the
+    profile has no shortest; None where the run has neither."""
+    fastest = row.get("fastest") or []
+    seconds = row.get("seconds") or []
+    launches = row.get("launches") or []
+    out: list[float | None] = []
+    for n in range(max(len(fastest), len(seconds))):
+        f = fastest[n] if n < len(fastest) else None
+        if _number(f):
+            out.append(f)
+            continue
+        s = seconds[n] if n < len(seconds) else None
+        k = launches[n] if n < len(launches) else None
+        out.append(s / k if _number(s) and _number(k) and k > 0 else None)
+    return out
+
+
+def order_bounds(n: int) -> int:
+    """k (1-based) such that the k-th smallest and the k-th largest of n paired ratios
+    bound their median, each with error at most ``CONFIDENCE`` (the sign test's binomial
+    tail); 1, the extremes, while n rounds are too few for more."""
+    k = 1
+    while k < (n + 1) // 2 and sum(math.comb(n, j) for j in range(k + 1)) / 2**n <= CONFIDENCE:
+        k += 1
+    return k
+
+
+def summarise(ratios: list[float], needed: int = 1) -> Ratios:
+    """The interval of ``ratios``' median (none, when no round was quiet for both: open)."""
+    if not ratios:
+        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1))
+    q = sorted(ratios)
+    k = order_bounds(len(q))
+    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed)
+
+
+def quiet(values: list[float | None]) -> list[float | None]:
+    """The rounds the machine let run (the others None): those within ``QUIET`` of the
+    configuration's fastest round. Noise only lengthens a launch; a round whose shortest
+    launch is far above the fastest round's was busy all through."""
+    known = [v for v in values if v is not None]
+    if not known:
+        return values
+    least = min(known)
+    return [v if v is not None and v <= least * (1 + QUIET) else None for v in values]
+
+
+def paired(base: list[float | None], other: list[float | None]) -> list[float]:
+    """The ratios other / base of the rounds quiet for both."""
+    return [
+        o / b
+        for b, o in zip(quiet(base), quiet(other), strict=False)
+        if b is not None and o is not None and b > 0
+    ]
+
+
+def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
     """The config of one construct; ``rows`` maps each verified config to the construct's
-    row (``profile.merge`` shape); ``about`` is one such row (identity)."""
+    row (``profile.concat`` shape: one entry per round); ``about`` is one such row
+    (identity). ``final``: no more rounds will come, so an open decision keeps orig."""
     ident = (about["kernel"], about["file"], about["line"], about["hash"], about["construct"])
 
-    def keep(reason: str, noise: float | None = None) -> Choice:
+    def keep(code: str, reason: str, noise: float | None = None, **more) -> Choice:
         # orig over itself: 1 where there is something to compare, else unknown
-        return Choice(*ident, ORIG, 1.0 if noise is not None else None, noise, reason)
+        gain = 1.0 if noise is not None else None
+        return Choice(*ident, ORIG, gain, noise, reason, kept=code, **more)
 
     if not about.get("timed"):
-        return keep(f"not timed ({about.get('why') or 'no timer'})")
-    base = times(rows.get(ORIG, {}))
-    if not base:
-        return keep("no time for orig")
-    m0 = statistics.median(base)
-    if m0 < MIN_SECONDS:
-        return keep(f"too short to time ({m0:.2g} s per run)")
-    # a variant that rewrote no kernel of the construct compiled orig's code: any
-    # difference in its time is noise, not a gain
-    medians = {
-        c: statistics.median(times(r))
+        return keep(NOT_TIMED, f"not timed ({about.get('why') or 'no timer'})")
+    base = per_launch(rows.get(ORIG, {}))
+    known = [b for b in base if b is not None]
+    if not known:
+        return keep(NO_ORIG, "no time for orig")
+    if statistics.median(known) < MIN_SECONDS:
+        return keep(TOO_SHORT, f"too short to time ({statistics.median(known):.2g} s a launch)")
+    needed = min(PAIRS, len(base))
+    ratios = {
+        c: summarise(q, needed)
         for c, r in rows.items()
-        if c != ORIG and times(r) and r.get("rewritten", True)
+        if c != ORIG and r.get("rewritten", True) and any(t is not None for t in per_launch(r))
+        for q in [paired(base, per_launch(r))]
     }
-    if not medians:
-        return keep(
-            "no variant rewrote it" if len(rows) > 1 else "no variant has a time",
-            max(spread(base), NOISE_FLOOR),
+    if not ratios:
+        why = "no variant rewrote it" if len(rows) > 1 else "no variant has a time"
+        return keep(NOT_REWRITTEN, why)
+    faster = {c: q for c, q in ratios.items() if q.verdict == "faster"}
+    unsure = {c: q for c, q in ratios.items() if q.verdict == "open"}
+    if faster:
+        win = min(faster, key=lambda c: faster[c].median)
+        w = faster[win]
+        # an open variant that may still beat the winner keeps the choice open
+        rivals = [c for c, q in unsure.items() if q.rounds < q.needed or q.low < w.median]
+        if rivals and not final:
+            return keep(UNDECIDED, "open", (w.high - w.low) / 2, open=True, ratios=ratios)
+        return Choice(
+            *ident,
+            win,
+            1 / w.median,
+            (w.high - w.low) / 2,
+            f"faster than orig: {w.text()}",
+            ratios=ratios,
         )
-    best = min(medians, key=lambda c: medians[c])
-    noise = max(spread(base), spread(times(rows[best])), NOISE_FLOOR)
-    gain = m0 / medians[best] if medians[best] > 0 else None
-    if gain is None or medians[best] >= m0 * (1 - noise):
-        saved = 0.0 if gain is None else 1 - 1 / gain
-        return keep(
-            f"no variant faster than the noise (best {best}: "
-            f"{100 * saved:+.1f} %, noise {100 * noise:.1f} %)",
-            noise,
+    if unsure:
+        c = min(unsure, key=lambda c: (unsure[c].rounds == 0, unsure[c].median))
+        q = unsure[c]
+        noise = None if q.rounds == 0 else (q.high - q.low) / 2
+        if not final:
+            return keep(UNDECIDED, "open", noise, open=True, ratios=ratios)
+        why = (
+            f"{q.rounds} round(s) quiet for it and orig, {q.needed} needed"
+            if q.rounds < q.needed
+            else f"its interval holds the {100 * NOISE_FLOOR:g} % line"
         )
-    return Choice(
-        *ident,
-        best,
-        gain,
-        noise,
-        f"{100 * (1 - 1 / gain):.1f} % faster than orig (noise {100 * noise:.1f} %)",
+        return keep(UNDECIDED, f"undecided: {c} {q.text()}; {why}", noise, ratios=ratios)
+    best = min(ratios, key=lambda c: ratios[c].median)
+    q = ratios[best]
+    return keep(
+        NOT_FASTER,
+        f"no variant {100 * NOISE_FLOOR:g} % faster (best {best}: {q.text()})",
+        (q.high - q.low) / 2,
+        ratios=ratios,
     )
+
+
+def kernel_seconds(kernels: list[dict]) -> list[float | None]:
+    """Per round, a program's kernels at their fastest: each timed construct's shortest
+    launch times its launches, summed (what the machine's noise leaves alone; the code
+    around the kernels is the same in every configuration). None for a round where a
+    timed construct has no time."""
+    rounds = max((len(k.get("launches") or []) for k in kernels), default=0)
+    out: list[float | None] = []
+    for n in range(rounds):
+        total: float | None = 0.0
+        for k in kernels:
+            if not k.get("timed"):
+                continue
+            each, launches = per_launch(k), k.get("launches") or []
+            if n >= len(each) or each[n] is None or n >= len(launches):
+                total = None
+                break
+            count = launches[n]
+            if not _number(count) or total is None:
+                total = None
+                break
+            total += (each[n] or 0.0) * count
+        out.append(total if total else None)
+    return out
+
+
+def _number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)

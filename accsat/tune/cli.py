@@ -1,15 +1,20 @@
 """``accsat tune``: build and time every configuration, choose per kernel, check the choice.
 
 1. every configuration (``--variants``, orig always) is built once through the
-   sweep engine (suite.py) with the timers in, and run in ``--runs`` rounds,
-   each round one run of every configuration; one that fails a run or misses
-   ``--check`` is rejected;
-2. per construct, the fastest verified configuration if it beats orig by more
-   than the noise, else orig (choose.py);
+   sweep engine (suite.py) with the timers in, in a copy of the project
+   (``--root``, default the git top level of ``--dir``), and run in rounds,
+   each round one run of every configuration, back to back. The first round
+   fails fast: a configuration whose build or run fails is not run again, and
+   orig failing stops the tuner with the last lines of its log;
+2. per construct, from the paired per-round ratios of its shortest launch
+   (choose.py): a variant whose whole interval is faster than orig by more than
+   the floor, else orig. ``--runs`` rounds first; then one round more at a time
+   while a construct is still open, up to ``--max-runs``;
 3. the check: ``tuned`` (built with that database) and every verified
-   configuration again, in ``--runs`` rounds of their own; if a uniform
-   configuration beat tuned by more than the noise, every kernel gets that
-   configuration and the check is done again;
+   configuration again, in ``--runs`` rounds of their own; where a uniform
+   configuration beat tuned in every round (the kernels' time at their
+   fastest launches, paired per round), every kernel gets that configuration
+   and the check is done again;
 4. the database goes to ``--db`` (only once tuned verified), the tables and
    the plot to ``--out``: programs from the check, kernels from step 1.
 """
@@ -18,8 +23,8 @@ from __future__ import annotations
 
 import re
 import shutil
-import statistics
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,11 +42,22 @@ from ..sweep.cli import (
 )
 from ..sweep.engine import Sweep
 from ..sweep.results import OK, Result
+from ..toolchain import process
 from . import outputs, profile
-from .choose import NOISE_FLOOR, Choice, choose, median, spread
+from .choose import (
+    NOISE_FLOOR,
+    PAIRS,
+    UNIFORM,
+    Choice,
+    choose,
+    kernel_seconds,
+    median,
+    paired,
+    summarise,
+)
 from .db import Database, Entry
 from .plot import tune_png
-from .suite import TuneSuite, tree_fingerprint
+from .suite import BUILD_LOG, TuneSuite, tree_fingerprint
 
 DB_NAME = "accsat-tune.json"
 OUT_NAME = "accsat-tune"
@@ -88,7 +104,14 @@ OUT_NAME = "accsat-tune"
     default=3,
     show_default=True,
     type=click.IntRange(1),
-    help="runs per configuration (their spread is the noise a variant must beat)",
+    help="rounds of runs at least (each round: one run of every configuration)",
+)
+@click.option(
+    "--max-runs",
+    default=10,
+    show_default=True,
+    type=click.IntRange(1),
+    help="rounds at most: more are added one at a time while a kernel's choice is open",
 )
 @click.option(
     "--db",
@@ -108,7 +131,15 @@ OUT_NAME = "accsat-tune"
     default=".",
     show_default=True,
     type=click.Path(exists=True, file_okay=False),
-    help="the build directory",
+    help="the build directory (the commands run there)",
+)
+@click.option(
+    "--root",
+    "root_dir",
+    default=None,
+    type=click.Path(exists=True, file_okay=False),
+    help="the project copied for each build (what the Makefile reaches) "
+    "[default: the git top level of --dir, else --dir]",
 )
 @timeout_option
 @build_timeout_option
@@ -129,9 +160,11 @@ def tune(
     check,
     variants,
     runs,
+    max_runs,
     db,
     out,
     directory,
+    root_dir,
     timeout,
     build_timeout,
     jobs,
@@ -152,6 +185,7 @@ def tune(
                 f"not a regular expression: {exc}", param_hint="--check"
             ) from None
     root = Path(directory).resolve()
+    project = _project(root, root_dir)
     out_dir = Path(out).resolve() if out else root / OUT_NAME
     db_path = Path(db).resolve() if db else root / DB_NAME
     configs = [ORIG, *(v for v in parse_variants(variants) if v != ORIG)]
@@ -167,27 +201,33 @@ def tune(
         timeout,
         build_timeout,
         db=candidate,
-        tree=tree_fingerprint(root, exclude),
+        tree=tree_fingerprint(project, exclude),
         exclude=exclude,
+        root=project,
     )
 
-    def sweep() -> Sweep:  # one per step, so that each says what it built
-        return Sweep(suite, out_dir, executor(out_dir, jobs), force=force, progress=progress)
-
-    def rounds(tag: str, names: list[str]) -> list[Cell]:
-        """``runs`` rounds, each one run of every configuration: a drift of the machine
-        hits them all alike, and the spread of the runs shows it."""
-        return [
+    def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
+        """Rounds ``first..last``, each one run of every configuration in ``names``: a
+        drift of the machine hits them all alike. One sweep per call, so that each
+        says what it built."""
+        cells = [
             Cell("tune", label, f"{tag}{i}", "cc", "host", c)
-            for i in range(1, runs + 1)
+            for i in range(first, last + 1)
             for c in names
         ]
+        sweep = Sweep(suite, out_dir, executor(out_dir, jobs), force=force, progress=progress)
+        return _run(sweep, cells)
 
     if force:
         shutil.rmtree(out_dir / "builds", ignore_errors=True)
     label = root.name or "program"
-    measured = _combine(_run(sweep(), rounds("r", configs)), configs)
-    choices = _choices(measured, out_dir / "cells")
+    hint = (
+        f"each build copies {project} only: where the build reaches outside it (../), "
+        "give --root the folder that holds all it needs"
+        if project == root
+        else ""
+    )
+    measured, choices = _rounds(measure, configs, runs, max(runs, max_runs), hint)
     verified = [r.cell.variant for r in measured if r.ok]
     for fallback in (False, True):
         database = _database(suite, choices, measured)
@@ -195,16 +235,16 @@ def tune(
         # the check: tuned beside every verified configuration again, in rounds of
         # their own (named by the database: another choice, another confirmation)
         names = [*verified, TUNED]
-        again = _combine(_run(sweep(), rounds(f"c{database.digest()[:8]}-", names)), names)
-        tuned, best = again[-1], _best_uniform(again[:-1])
-        if fallback or not (tuned.ok and best is not None and _slower(tuned, best)):
+        again = _combine(measure(f"c{database.digest()[:8]}-", names, 1, runs), names)
+        tuned = again[-1]
+        best = _beats(tuned, again[:-1])
+        if fallback or best is None:
             break
         if all(c.config == best.cell.variant for c in choices):
             break  # tuned already is that configuration: the difference is the machine's
         click.echo(
-            f"accsat tune: the per-kernel choice ({median(tuned.times):.4g} s) is slower "
-            f"than {best.cell.variant} everywhere ({median(best.times):.4g} s): every "
-            f"kernel gets {best.cell.variant}",
+            f"accsat tune: {best.cell.variant} for every kernel was faster than the "
+            f"per-kernel choice in every round of the check: every kernel gets it",
             err=True,
         )
         choices = [_uniform(c, best.cell.variant) for c in choices]
@@ -231,6 +271,65 @@ def tune(
     )
 
 
+def _project(build_dir: Path, given: str | None) -> Path:
+    """The folder each build copies: ``--root``, else the git top level holding the
+    build directory, else the build directory."""
+    if given:
+        project = Path(given).resolve()
+        if not build_dir.is_relative_to(project):
+            raise click.BadParameter(f"{build_dir} is not inside {project}", param_hint="--root")
+        return project
+    try:
+        done = process.capture(["git", "rev-parse", "--show-toplevel"], timeout=30, cwd=build_dir)
+    except OSError:  # no git
+        return build_dir
+    top = done.stdout.decode(errors="replace").strip()
+    if done.returncode == 0 and top and build_dir.is_relative_to(Path(top).resolve()):
+        return Path(top).resolve()
+    return build_dir
+
+
+Measure = Callable[[str, list[str], int, int], list[Result]]
+
+
+def _rounds(
+    measure: Measure, configs: list[str], runs: int, cap: int, hint: str = ""
+) -> tuple[list[Result], list[Choice]]:
+    """Step 1 and 2: the first round alone (fail fast), the rest of ``runs``, then one
+    round at a time while a choice is open; per configuration one combined result."""
+    results = measure("r", configs, 1, 1)
+    orig = next(r for r in results if r.cell.variant == ORIG)
+    if not orig.ok:
+        raise click.ClickException(_failed(orig, hint))
+    done = 1
+    while True:
+        measured = _combine(results, configs)
+        live = [r.cell.variant for r in measured if r.ok]
+        if not live or live[0] != ORIG:
+            raise click.ClickException(_failed(measured[0], hint))
+        if done < runs:
+            results += measure("r", live, done + 1, runs)
+            done = runs
+            continue
+        choices = _choices(measured, final=done >= cap)
+        if done >= cap or not any(c.open for c in choices):
+            return measured, choices
+        done += 1
+        results += measure("r", live, done, done)
+
+
+def _failed(orig: Result, hint: str = "") -> str:
+    """orig's failure, with the last lines of its log (and ``hint`` after a build's)."""
+    fix = "fix --build, --run or --check first"
+    log = orig.extra.get("log")
+    if not log:
+        return f"orig did not pass ({orig.status}: {orig.message}); {fix}"
+    text = f"orig did not pass ({orig.status}); {fix}"
+    lines = [ln for ln in process.tail(Path(log), 4000).splitlines() if ln.strip()][-10:]
+    more = [hint] if hint and Path(log).name == BUILD_LOG else []
+    return "\n".join([f"{text}. The end of {log}:", *("  " + ln for ln in lines), *more])
+
+
 def _combine(results: list[Result], names: list[str]) -> list[Result]:
     """One result per configuration from its rounds: every run's time and kernel rows;
     the first failed run's status if one failed."""
@@ -248,6 +347,7 @@ def _combine(results: list[Result], names: list[str]) -> list[Result]:
                     f"{failed.cell.size}: {failed.message}",
                     verified=failed.verified,
                     times=times,
+                    extra={k: v for k, v in failed.extra.items() if k == "log"},
                 )
             )
             continue
@@ -273,13 +373,8 @@ def _run(sweep: Sweep, cells: list[Cell]) -> list[Result]:
     return results
 
 
-def _choices(results: list[Result], cells: Path) -> list[Choice]:
-    orig = results[0]
-    if not orig.ok:
-        raise click.ClickException(
-            f"orig did not pass ({orig.status}: {orig.message}); fix --build, --run or "
-            f"--check first (logs in {cells})"
-        )
+def _choices(results: list[Result], final: bool) -> list[Choice]:
+    """Per construct, from the combined results (orig first and verified)."""
     rows: dict[tuple, dict[str, dict]] = {}
     for r in results:
         for k in r.extra.get("kernels", []) if r.ok else []:
@@ -289,7 +384,9 @@ def _choices(results: list[Result], cells: Path) -> list[Choice]:
             "the runs wrote no kernel timings: does --build compile through accsat-cc "
             '(CC="accsat-cc gcc"), and does the program exit normally?'
         )
-    return [choose(by, by.get(ORIG) or next(iter(by.values()))) for _, by in sorted(rows.items())]
+    return [
+        choose(by, by.get(ORIG) or next(iter(by.values())), final) for _, by in sorted(rows.items())
+    ]
 
 
 def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) -> Database:
@@ -307,16 +404,27 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
     return Database(entries, str(suite.dir), info)
 
 
-def _best_uniform(results: list[Result]) -> Result | None:
-    ok = [r for r in results if r.ok and r.times]
-    return min(ok, key=lambda r: statistics.median(r.times)) if ok else None
+def _beats(tuned: Result, uniform: list[Result]) -> Result | None:
+    """The uniform configuration that beat tuned by more than the floor in every round of
+    the check quiet for both (kernel seconds, paired per round; the program's wall time
+    where there are none), the one with the largest median margin; None when none did."""
+    if not tuned.ok:
+        return None
 
+    def per_round(r: Result) -> list[float | None]:
+        ks = kernel_seconds(r.extra.get("kernels", []))
+        return ks if any(k is not None for k in ks) else list(r.times)
 
-def _slower(tuned: Result, best: Result) -> bool:
-    """Slower than ``best`` by more than the noise of either's runs."""
-    noise = max(spread(tuned.times), spread(best.times), NOISE_FLOOR)
-    t, b = median(tuned.times), median(best.times)
-    return t is not None and b is not None and t > b * (1 + noise)
+    mine = per_round(tuned)
+    needed = min(PAIRS, len(mine))
+    margins = {}
+    for r in uniform:
+        q = summarise(paired(per_round(r), mine), needed) if r.ok else None
+        if q is not None and q.rounds >= needed and q.low > 1 + NOISE_FLOOR:
+            margins[r.cell.variant] = (q.median, r)
+    if not margins:
+        return None
+    return max(margins.values(), key=lambda m: m[0])[1]
 
 
 def _uniform(c: Choice, config: str) -> Choice:
@@ -331,4 +439,6 @@ def _uniform(c: Choice, config: str) -> Choice:
         None,
         f"{config} for every kernel: faster for the whole program than the "
         f"per-kernel choice ({c.config}: {c.reason})",
+        kept=UNIFORM if config == ORIG else "",
+        ratios=c.ratios,
     )

@@ -11,10 +11,10 @@ from pathlib import Path
 
 from ..sweep.results import Result
 from ..toolchain.records import write_csv
-from .choose import Choice, median, times
+from .choose import Choice, kernel_seconds, median, per_launch, times
 
-PROGRAM_COLUMNS = ("config", "median_seconds", "min_seconds", "runs", "verified")
-KERNEL_COLUMNS = ("kernel", "file", "line", "config", "launches", "seconds")
+PROGRAM_COLUMNS = ("config", "median_seconds", "min_seconds", "kernel_seconds", "runs", "verified")
+KERNEL_COLUMNS = ("kernel", "file", "line", "config", "launches", "seconds", "fastest")
 CHOICE_COLUMNS = (
     "kernel",
     "file",
@@ -24,6 +24,10 @@ CHOICE_COLUMNS = (
     "config",
     "gain",
     "noise",
+    "low",
+    "high",
+    "rounds",
+    "kept",
     "reason",
 )
 
@@ -35,6 +39,10 @@ def program_rows(results: list[Result]) -> list[dict]:
             "config": r.cell.variant,
             "median_seconds": _round(median(r.times)),
             "min_seconds": _round(min(r.times)) if r.times else None,
+            # the kernels at their fastest launches (choose.kernel_seconds), median of rounds
+            "kernel_seconds": _round(
+                median([k for k in kernel_seconds(r.extra.get("kernels", [])) if k is not None])
+            ),
             "runs": len(r.times),
             "verified": r.ok,
         }
@@ -56,26 +64,38 @@ def kernel_rows(results: list[Result]) -> list[dict]:
                     "config": r.cell.variant,
                     "launches": round(statistics.median(launches)) if launches else None,
                     "seconds": _round(median(times(k))),
+                    "fastest": _round(median([f for f in per_launch(k) if f is not None]), 9),
                 }
             )
     return out
 
 
 def choice_rows(choices: list[Choice]) -> list[dict]:
-    return [
-        {
-            "kernel": c.kernel,
-            "file": c.file,
-            "line": c.line,
-            "hash": c.hash,
-            "construct": c.construct,
-            "config": c.config,
-            "gain": _round(c.gain, 4),
-            "noise": _round(c.noise, 4),
-            "reason": c.reason,
-        }
-        for c in choices
-    ]
+    """One row per construct; ``low``/``high``: the gain interval of the chosen variant
+    (or of the best one where orig was kept), ``kept``: why orig was kept."""
+    out = []
+    for c in choices:
+        shown = c.ratios.get(c.config) or (
+            min(c.ratios.values(), key=lambda r: r.median) if c.ratios else None
+        )
+        out.append(
+            {
+                "kernel": c.kernel,
+                "file": c.file,
+                "line": c.line,
+                "hash": c.hash,
+                "construct": c.construct,
+                "config": c.config,
+                "gain": _round(c.gain, 4),
+                "noise": _round(c.noise, 4),
+                "low": _round(1 / shown.high, 4) if shown else None,
+                "high": _round(1 / shown.low, 4) if shown else None,
+                "rounds": shown.rounds if shown else None,
+                "kept": c.kept,
+                "reason": c.reason,
+            }
+        )
+    return out
 
 
 def write_all(
@@ -100,14 +120,16 @@ def table(results: list[Result], choices: list[Choice]) -> str:
     best = min(
         (r["median_seconds"] for r in rows if r["verified"] and r["median_seconds"]), default=None
     )
-    lines = [f"{'config':<10} {'median s':>10} {'min s':>10} {'runs':>5}  verified"]
+    lines = [
+        f"{'config':<10} {'median s':>10} {'min s':>10} {'kernels s':>10} {'runs':>5}  verified"
+    ]
     for row, r in zip(rows, results, strict=True):
         med = row["median_seconds"]
         mark = "  <- fastest" if med is not None and med == best else ""
         status = "yes" if r.ok else f"no: {r.status}" + (f" ({r.message})" if r.message else "")
         lines.append(
             f"{row['config']:<10} {_num(med):>10} {_num(row['min_seconds']):>10} "
-            f"{row['runs']:>5}  {status}{mark}"
+            f"{_num(row['kernel_seconds']):>10} {row['runs']:>5}  {status}{mark}"
         )
     counts: dict[str, int] = {}
     for c in choices:
@@ -116,6 +138,12 @@ def table(results: list[Result], choices: list[Choice]) -> str:
         lines.append(
             f"{len(choices)} kernels: " + ", ".join(f"{n} {cfg}" for cfg, n in counts.items())
         )
+    why: dict[str, int] = {}
+    for c in choices:
+        if c.kept:
+            why[c.kept] = why.get(c.kept, 0) + 1
+    if why:
+        lines.append("orig kept: " + ", ".join(f"{n} {code}" for code, n in why.items()))
     return "\n".join(lines)
 
 

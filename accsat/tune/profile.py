@@ -20,6 +20,10 @@ build had: all the lines of a translation unit in one ``write`` to a file
 opened with ``O_APPEND``, under ``flock``, so processes and repeated runs
 append whole lines. Linux (the constants of open and flock, the symbol names).
 
+Per construct and run it writes the launches, their seconds summed, and the
+shortest launch's seconds (``fastest``): the tuner compares kernels by that
+one, since a busy machine lengthens some launches and never shortens one.
+
 A construct with ``async`` or ``nowait`` returns before its work is done:
 its launches are counted, its time is ``null``. One that no timer can be put
 around (see ``constructs.Construct.skip``) is listed with ``null`` launches.
@@ -126,6 +130,7 @@ static const char *const __accsat_ids[@N@] = {
 static const unsigned char __accsat_state[@N@] = { @STATES@ };
 static unsigned long long __accsat_launches[@N@];
 static unsigned long long __accsat_nanoseconds[@N@];
+static unsigned long long __accsat_fastest[@N@]; /* 1 + the shortest launch's ns; 0: none */
 static char __accsat_buffer[@BUFFER@];
 
 static double __accsat_now(void)
@@ -138,9 +143,14 @@ static double __accsat_now(void)
 static void __accsat_record(int k, double t0)
 {
   double dt = __accsat_now() - t0;
+  unsigned long long ns = (unsigned long long)(dt * 1e9 + 0.5);
+  unsigned long long seen = __atomic_load_n(&__accsat_fastest[k], __ATOMIC_RELAXED);
   __atomic_fetch_add(&__accsat_launches[k], 1ULL, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&__accsat_nanoseconds[k], (unsigned long long)(dt * 1e9 + 0.5),
-                     __ATOMIC_RELAXED);
+  __atomic_fetch_add(&__accsat_nanoseconds[k], ns, __ATOMIC_RELAXED);
+  while ((seen == 0 || ns + 1 < seen)
+         && !__atomic_compare_exchange_n(&__accsat_fastest[k], &seen, ns + 1, 1,
+                                         __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
 }
 
 __attribute__((destructor)) static void __accsat_write_profile(void)
@@ -151,14 +161,16 @@ __attribute__((destructor)) static void __accsat_write_profile(void)
   if (path == 0 || *path == 0)
     path = @PATH@;
   for (k = 0; k < @N@; k++) {
-    char launches[24] = "null", seconds[32] = "null";
+    char launches[24] = "null", seconds[32] = "null", fastest[32] = "null";
     if (__accsat_state[k] != 2)
       __accsat_snprintf(launches, sizeof launches, "%llu", __accsat_launches[k]);
     if (__accsat_state[k] == 0)
       __accsat_snprintf(seconds, sizeof seconds, "%.9f", 1e-9 * __accsat_nanoseconds[k]);
+    if (__accsat_state[k] == 0 && __accsat_fastest[k] != 0)
+      __accsat_snprintf(fastest, sizeof fastest, "%.9f", 1e-9 * (__accsat_fastest[k] - 1));
     n = __accsat_snprintf(__accsat_buffer + used, sizeof __accsat_buffer - used,
-                          "%s,\"launches\":%s,\"seconds\":%s,\"pid\":%d}\n",
-                          __accsat_ids[k], launches, seconds, pid);
+                          "%s,\"launches\":%s,\"seconds\":%s,\"fastest\":%s,\"pid\":%d}\n",
+                          __accsat_ids[k], launches, seconds, fastest, pid);
     if (n < 0 || used + n >= sizeof __accsat_buffer)
       break; /* never half a line */
     used += n;
@@ -178,8 +190,8 @@ def runtime(
 ) -> str:
     """The runtime's definitions for one translation unit (its table of constructs)."""
     ids = [_id_prefix(c, s, ch, file_id) for c, s, ch in zip(found, states, changed, strict=True)]
-    # each line: the prefix, two numbers, a pid and punctuation
-    buffer = sum(len(i) + 96 for i in ids) + 1
+    # each line: the prefix, three numbers, a pid and punctuation
+    buffer = sum(len(i) + 128 for i in ids) + 1
     return (
         _RUNTIME.replace("@N@", str(len(found)))
         .replace("@IDS@", ",\n".join(f"  {_c_string(i)}" for i in ids))
@@ -222,6 +234,9 @@ def _c_string(text: str) -> str:
 # -- reading what the runs wrote -------------------------------------------------------
 
 
+PER_RUN = ("launches", "seconds", "fastest")  # a row's numbers, one entry per run
+
+
 @dataclass
 class KernelTime:
     """One construct in one run: launches and seconds summed over the processes."""
@@ -236,6 +251,7 @@ class KernelTime:
     rewritten: bool = True  # whether accsat rewrote a kernel of it in this build
     launches: int | float | None = 0
     seconds: float | None = 0.0
+    fastest: float | None = None  # the shortest launch's seconds (of every process)
 
 
 def read(path: Path) -> tuple[dict[tuple[str, int, str], KernelTime], int]:
@@ -266,41 +282,47 @@ def read(path: Path) -> tuple[dict[tuple[str, int, str], KernelTime], int]:
             )
         k.launches = _add(k.launches, rec.get("launches"))
         k.seconds = _add(k.seconds, rec.get("seconds") if k.timed else None)
+        k.fastest = _least(k.fastest, rec.get("fastest") if k.timed else None)
     return found, bad
 
 
 def _add(total, value) -> int | float | None:
-    if (
-        total is None
-        or not isinstance(value, (int, float))
-        or isinstance(value, bool)
-        or not math.isfinite(value)
-    ):
+    if total is None or not _number(value):
         return None
     return total + value
 
 
+def _least(best: float | None, value) -> float | None:
+    if not _number(value):
+        return best
+    return value if best is None else min(best, value)
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
 def rows(found: dict[tuple[str, int, str], KernelTime]) -> list[dict]:
-    """One run's constructs, the shape results keep: launches and seconds as one-entry
-    lists, so that the rows of several runs concatenate (``concat``)."""
+    """One run's constructs, the shape results keep: the numbers (``PER_RUN``) as
+    one-entry lists, so that the rows of several runs concatenate (``concat``)."""
     out = []
     for k in found.values():
         row = asdict(k)
-        row.update(launches=[k.launches], seconds=[k.seconds])
+        row.update({name: [row[name]] for name in PER_RUN})
         out.append(row)
     return sorted(out, key=lambda r: (r["file"], r["line"]))
 
 
 def concat(runs: list[list[dict]]) -> list[dict]:
-    """The rows of several runs as one row per construct: launches and seconds one entry
+    """The rows of several runs as one row per construct: each of ``PER_RUN`` one entry
     per run (None where a run has no line for it)."""
     table: dict[tuple, dict] = {}
     for n, run in enumerate(runs):
         for r in run:
             row = table.setdefault(
                 (r["file"], r["line"], r["hash"]),
-                {**r, "launches": [None] * len(runs), "seconds": [None] * len(runs)},
+                {**r, **{name: [None] * len(runs) for name in PER_RUN}},
             )
-            row["launches"][n] = r["launches"][0] if r["launches"] else None
-            row["seconds"][n] = r["seconds"][0] if r["seconds"] else None
+            for name in PER_RUN:
+                row[name][n] = r[name][0] if r.get(name) else None
     return sorted(table.values(), key=lambda r: (r["file"], r["line"]))

@@ -3,12 +3,15 @@
 A configuration is the user's program built one way: ``orig`` (accsat-cc with
 ``ACCSAT_DISABLE=1``: nothing rewritten, timers in), a variant
 (``ACCSAT_VARIANT``), or ``tuned`` (``ACCSAT_TUNE``: the database). Its build is
-made once, in a private copy of the build directory
-(``OUT/builds/<config>-<fingerprint>/tree``: the user's tree is only read, and
-configurations can build side by side or on other nodes), running ``--clean``
-then ``--build`` with ``ACCSAT_PROFILE`` and ``ACCSAT_BUILD_DIR`` set. A cell is
-one run of it (``cell.size`` names the round): ``--run`` in the copy, with a
-profile of its own, the output checked against ``--check``. The tuner orders
+made once, in a private copy of the project (``OUT/builds/<config>-<fingerprint>/
+tree``: the user's tree is only read, and configurations can build side by side
+or on other nodes). The project is ``root``, a folder holding the build
+directory: its git top level or ``--root``, so that a Makefile that reaches
+``../`` finds what it reaches; ``.git`` folders are not copied. The commands run
+in the copy of the build directory (the same relative folder): ``--clean`` then
+``--build`` with ``ACCSAT_PROFILE`` and ``ACCSAT_BUILD_DIR`` set. A cell is one
+run of it (``cell.size`` names the round): ``--run`` there, with a profile of its
+own, the output checked against ``--check``. The tuner orders
 the cells round by round, every configuration once per round, so that a drift
 of the machine falls on all of them alike. The engine caches every cell, so
 re-running reuses what finished.
@@ -36,7 +39,8 @@ from ..toolchain import events, process
 from ..toolchain.records import read_json, write_json
 from . import profile
 
-TUNE_VERSION = "1"  # of this suite's builds and runs: part of every fingerprint
+TUNE_VERSION = "2"
+BUILD_LOG = "build.log"  # a configuration's --clean and --build output  # of this suite's builds and runs: part of every fingerprint
 # the user's settings that would change what a configuration is; ours replace them
 _OURS = (
     "ACCSAT_VARIANT",
@@ -62,8 +66,18 @@ class TuneSuite:
     build_timeout: float = BUILD_TIMEOUT
     db: Path | None = None  # the database the tuned cell builds with
     tree: str = ""  # fingerprint of the directory's contents (tree_fingerprint)
-    exclude: tuple[Path, ...] = ()  # inside ``dir``, not copied (the outputs, the database)
+    exclude: tuple[Path, ...] = ()  # inside ``root``, not copied (the outputs, the database)
     name: str = "tune"
+    root: Path | None = None  # the folder copied (holds ``dir``); None: ``dir`` itself
+
+    @property
+    def project(self) -> Path:
+        return self.root or self.dir
+
+    @property
+    def relative(self) -> Path:
+        """The build directory inside the project."""
+        return self.dir.relative_to(self.project)
 
     # -- the engine's Suite protocol --------------------------------------------------
     def precheck(self, cell: Cell) -> Result | None:
@@ -72,6 +86,7 @@ class TuneSuite:
     def build_key(self, cell: Cell) -> dict:
         key: dict[str, object] = {
             "dir": str(self.dir),
+            "root": str(self.project),
             "tree": self.tree,
             "build": self.build_cmd,
             "clean": self.clean_cmd,
@@ -116,20 +131,21 @@ class TuneSuite:
 
     def _build(self, config: str, folder: Path) -> dict:
         tree = folder / "tree"
-        copy_tree(self.dir, tree, self.exclude)
-        log = folder / "build.log"
+        copy_tree(self.project, tree, self.exclude)
+        work = tree / self.relative
+        log = folder / BUILD_LOG
         report, event_log = folder / "kernels.jsonl", folder / "events.jsonl"
         for stale in (log, report, event_log):
             stale.unlink(missing_ok=True)
-        env = self.environment(config, folder, tree)
+        env = self.environment(config, folder, work)
         seconds = 0.0
-        record = {"ok": False, "source_dir": str(tree), "log": str(log)}
+        record = {"ok": False, "source_dir": str(work), "log": str(log)}
         for what, cmd in (("clean", self.clean_cmd), ("build", self.build_cmd)):
             if not cmd:
                 continue
             done = process.run(
                 ["/bin/sh", "-c", cmd],
-                cwd=tree,
+                cwd=work,
                 env=env,
                 timeout=self.build_timeout - seconds,
                 stdout=log,
@@ -154,7 +170,7 @@ class TuneSuite:
                     "message": f"--{what} exit status {done.returncode} "
                     f"({_last_line(log)}; see {log})",
                 }
-        return {**record, "ok": True, "artifact": str(tree), "message": ""}
+        return {**record, "ok": True, "artifact": str(work), "message": ""}
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
         """One run of the built configuration (one round of the tuner: ``cell.size``)."""
@@ -175,7 +191,7 @@ class TuneSuite:
         if failed is not None:
             status, message = failed
             verified = False if status == VERIFICATION_FAILED else None
-            return Result(cell, status, message, verified=verified)
+            return Result(cell, status, message, verified=verified, extra={"log": str(out)})
         found, bad = profile.read(prof)
         seconds = round(done.seconds, 6)
         return Result(
@@ -215,14 +231,18 @@ class TuneSuite:
         return env
 
 
+NOT_COPIED = ".git"  # a project's history: large, and no build of ours needs it
+
+
 def copy_tree(src: Path, dest: Path, exclude: tuple[Path, ...] = ()) -> None:
-    """A fresh copy of ``src`` at ``dest`` (links kept as links), without ``exclude``."""
+    """A fresh copy of ``src`` at ``dest`` (links kept as links), without ``exclude`` and
+    ``.git`` folders."""
     if dest.exists():
         shutil.rmtree(dest)
     skip = {p.resolve() for p in exclude}
 
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {n for n in names if (Path(folder) / n).resolve() in skip}
+        return {n for n in names if n == NOT_COPIED or (Path(folder) / n).resolve() in skip}
 
     shutil.copytree(src, dest, symlinks=True, ignore=ignore)
 
@@ -232,7 +252,9 @@ def tree_fingerprint(src: Path, exclude: tuple[Path, ...] = ()) -> str:
     skip = {p.resolve() for p in exclude}
     h = hashlib.sha256()
     for folder, dirs, files in os.walk(src):
-        dirs[:] = sorted(d for d in dirs if (Path(folder) / d).resolve() not in skip)
+        dirs[:] = sorted(
+            d for d in dirs if d != NOT_COPIED and (Path(folder) / d).resolve() not in skip
+        )
         for name in sorted(files):
             path = Path(folder) / name
             if path.resolve() in skip:

@@ -233,7 +233,8 @@ def test_a_tiny_tune_through_slurm_gives_the_local_choice(slurm_cluster, tmp_pat
         (project / "Makefile").write_text("one: one.c\n\t$(CC) -O1 -o one one.c\n")
         done = subprocess.run(
             [sys.executable, "-m", "accsat.cli", "tune", "--build", f"make CC='{cc}'",
-             "--run", "./one", "--check", "^checksum", "--runs", "1", "--variants", "cse",
+             "--run", "./one", "--check", "^checksum", "--runs", "1", "--max-runs", "1",
+             "--variants", "cse",
              "--no-progress", "--executor", where],
             cwd=project, capture_output=True, text=True,
         )  # fmt: skip

@@ -29,6 +29,8 @@ def tune(folder: Path, *extra: str) -> subprocess.CompletedProcess:
             "./two 2",
             "--runs",
             "2",
+            "--max-runs",
+            "2",
             "--no-progress",
             *extra,
         ],
@@ -50,7 +52,14 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
     assert done.returncode == 0, done.stderr
     out = project / "accsat-tune"
     header, programs = table(out / "programs.csv")
-    assert header == ["config", "median_seconds", "min_seconds", "runs", "verified"]
+    assert header == [
+        "config",
+        "median_seconds",
+        "min_seconds",
+        "kernel_seconds",
+        "runs",
+        "verified",
+    ]
     assert [(p["config"], p["verified"]) for p in programs] == [
         ("orig", "True"),
         ("cse", "False"),
@@ -59,14 +68,28 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
     ]
     assert all(float(p["median_seconds"]) > 0 for p in programs if p["verified"] == "True")
     header, kernels = table(out / "kernels.csv")
-    assert header == ["kernel", "file", "line", "config", "launches", "seconds"]
+    assert header == ["kernel", "file", "line", "config", "launches", "seconds", "fastest"]
     assert {(k["kernel"], k["config"], k["launches"]) for k in kernels} == {
         (f"two.c:{line}", config, "2")
         for line in (12, 22)
         for config in ("orig", "cse+sat", "tuned")
     }
     header, chosen = table(out / "choice.csv")
-    assert header[:8] == ["kernel", "file", "line", "hash", "construct", "config", "gain", "noise"]
+    assert header == [
+        "kernel",
+        "file",
+        "line",
+        "hash",
+        "construct",
+        "config",
+        "gain",
+        "noise",
+        "low",
+        "high",
+        "rounds",
+        "kept",
+        "reason",
+    ]
     assert [c["kernel"] for c in chosen] == ["two.c:12", "two.c:22"]
     assert {c["config"] for c in chosen} <= {"orig", "cse+sat"}  # never the rejected cse
     db = load(project / "accsat-tune.json")
@@ -94,11 +117,15 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
     builds = {p: p.stat().st_mtime_ns for p in (out / "builds").rglob("build.json")}
     again = tune(project, "--variants", "cse,cse+sat", "--check", r"^variant=(?!cse$)")
     assert again.returncode == 0, again.stderr
-    # the rounds (2 runs of each configuration), then the check's rounds (orig, cse+sat,
-    # tuned): once, or twice where timing made a uniform configuration win (the fallback)
+    # the first round alone (cse fails its check there and runs no more), the second
+    # round, then the check's rounds (orig, cse+sat, tuned): once, or twice where timing
+    # made a uniform configuration win (the fallback)
     summaries = [ln for ln in again.stderr.splitlines() if " cells: " in ln]
-    assert summaries[0] == "6 cells: 6 from the cache, 0 built, 0 run on an earlier build; 4 ok"
-    assert 2 <= len(summaries) <= 3 and set(summaries[1:]) == {
+    assert summaries[:2] == [
+        "3 cells: 3 from the cache, 0 built, 0 run on an earlier build; 2 ok",
+        "2 cells: 2 from the cache, 0 built, 0 run on an earlier build; 2 ok",
+    ]
+    assert 3 <= len(summaries) <= 4 and set(summaries[2:]) == {
         "6 cells: 6 from the cache, 0 built, 0 run on an earlier build; 6 ok"
     }
     assert {p: p.stat().st_mtime_ns for p in builds} == builds
@@ -140,3 +167,105 @@ def test_a_build_that_does_not_use_accsat_cc_is_told_so(project):
 def test_a_negative_timeout_is_a_usage_error(project):
     done = tune(project, "--timeout", "-5")
     assert done.returncode == 2 and "Invalid value for '--timeout'" in done.stderr
+
+
+def _tune_in(folder: Path, build: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "accsat.cli",
+            "tune",
+            "--build",
+            build,
+            "--run",
+            "./two 2",
+            "--runs",
+            "1",
+            "--max-runs",
+            "1",
+            "--no-progress",
+            *extra,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+    )
+
+
+def _split_project(top: Path) -> Path:
+    """The two-kernel program as a project whose build directory reaches ``../``: the
+    Makefile in app/ includes ../config.mk and compiles ../src/two.c."""
+    (top / "src").mkdir(parents=True)
+    (top / "app").mkdir()
+    (top / "src" / "two.c").write_text(TWO)
+    (top / "config.mk").write_text("CFLAGS = -O1 -Wno-unknown-pragmas\n")
+    (top / "app" / "Makefile").write_text(
+        "include ../config.mk\ntwo: ../src/two.c\n\t$(CC) $(CFLAGS) -o two ../src/two.c\n"
+    )
+    return top / "app"
+
+
+def test_tune_typed_in_a_build_directory_that_reaches_up(isolated):
+    app = _split_project(isolated / "proj")
+    build = f"make CC='{CC}'"
+    # only app/ copied: its Makefile cannot find ../config.mk; orig fails at once, with
+    # the end of its log and the way out
+    alone = _tune_in(app, build, "--variants", "cse")
+    assert alone.returncode == 1 and "Traceback" not in alone.stderr
+    assert "orig did not pass (build failed" in alone.stderr
+    assert "config.mk" in alone.stderr and "--root" in alone.stderr
+    assert alone.stderr.count(" cells: ") == 1  # the first round, and no other
+    # --root: the project is copied and the commands run in its app/
+    done = _tune_in(app, build, "--variants", "cse", "--root", str(isolated / "proj"))
+    assert done.returncode == 0, done.stderr
+    db = load(app / "accsat-tune.json")
+    assert [e.file for e in db.kernels] == ["../src/two.c", "../src/two.c"]
+    # the git top level is the default root
+    git = subprocess.run(["git", "init", "-q", str(isolated / "proj")], capture_output=True)
+    if git.returncode == 0:
+        (app / "accsat-tune.json").unlink()
+        done = _tune_in(app, build, "--variants", "cse")
+        assert done.returncode == 0, done.stderr
+        assert [e.file for e in load(app / "accsat-tune.json").kernels] == [
+            "../src/two.c",
+            "../src/two.c",
+        ]
+    assert sorted(p.name for p in (isolated / "proj" / "src").iterdir()) == ["two.c"]
+
+
+def test_a_configuration_that_fails_its_first_build_is_not_built_or_run_again(project):
+    # cse's build fails; orig and cse+sat go on through every round
+    build = f"test \"$$ACCSAT_VARIANT\" != cse && make CC='{CC}'"
+    done = _tune_in(
+        project,
+        build.replace("$$", "$"),
+        "--variants",
+        "cse,cse+sat",
+        "--runs",
+        "2",
+        "--max-runs",
+        "2",
+    )
+    assert done.returncode == 0, done.stderr
+    summaries = [ln for ln in done.stderr.splitlines() if " cells: " in ln]
+    assert summaries[0].startswith("3 cells:") and summaries[0].endswith("; 2 ok")
+    assert summaries[1].startswith("2 cells:")  # the second round: orig and cse+sat
+    builds = [p.name.split("-")[0] for p in (project / "accsat-tune" / "builds").iterdir()]
+    assert sorted(builds).count("cse") == 1
+
+
+def test_an_edited_kernel_is_tuned_again(project):
+    build = f"make CC='{CC}'"
+    first = _tune_in(project, build, "--variants", "cse")
+    assert first.returncode == 0, first.stderr
+    before = {e.line: e.hash for e in load(project / "accsat-tune.json").kernels}
+    # the second kernel changes: its hash is new, and every configuration is measured
+    # again (nothing from the cache)
+    (project / "two.c").write_text(TWO.replace("a[i] * a[i] - a[i] * a[i]", "a[i] * 3.0"))
+    again = _tune_in(project, build, "--variants", "cse")
+    assert again.returncode == 0, again.stderr
+    after = {e.line: e.hash for e in load(project / "accsat-tune.json").kernels}
+    assert after[12] == before[12] and after[22] != before[22]
+    summaries = [ln for ln in again.stderr.splitlines() if " cells: " in ln]
+    assert summaries[0] == "2 cells: 0 from the cache, 2 built, 0 run on an earlier build; 2 ok"

@@ -20,6 +20,7 @@ FIELDS = {
     "timed",
     "launches",
     "seconds",
+    "fastest",
     "pid",
 }
 
@@ -45,6 +46,8 @@ def test_orig_build_writes_one_line_per_construct_and_run(project):
     ]
     for g in got:
         assert set(g) == FIELDS and g["timed"] is True and g["seconds"] >= 0
+        # the shortest launch: at most the mean one
+        assert 0 <= g["fastest"] * g["launches"] <= g["seconds"] + 1e-9
         assert g["rewritten"] is False  # orig: accsat off
     assert got[0]["construct"] == "acc parallel loop"
     assert got[1]["construct"] == "omp parallel for"
@@ -167,18 +170,24 @@ def test_reading_sums_processes_and_counts_bad_lines(tmp_path):
         "timed": True,
     }
     text = (
-        "".join(json.dumps({**row, "launches": n, "seconds": 0.5, "pid": n}) + "\n" for n in (1, 2))
-        + "not json\n"
+        "".join(
+            json.dumps({**row, "launches": n, "seconds": 0.5, "fastest": 0.3 / n, "pid": n}) + "\n"
+            for n in (1, 2)
+        )
+        + json.dumps({**row, "launches": 0, "seconds": 0, "fastest": None, "pid": 3})
+        + "\nnot json\n"
     )
     (tmp_path / "p.jsonl").write_text(text)
     runs, bad = profile.read(tmp_path / "p.jsonl")
     assert bad == 1
     k = runs[("a.c", 3, "h")]
-    assert (k.launches, k.seconds) == (3, 1.0)
+    # summed over processes; the shortest launch of any (one that never launched: none)
+    assert (k.launches, k.seconds, k.fastest) == (3, 1.0, 0.15)
     one = profile.rows(runs)
     assert one[0]["launches"] == [3] and one[0]["rewritten"] is True  # not said: assumed
     rounds = profile.concat([one, [], one])  # a run without the construct: None there
     assert rounds[0]["launches"] == [3, None, 3] and rounds[0]["seconds"] == [1.0, None, 1.0]
+    assert rounds[0]["fastest"] == [0.15, None, 0.15]
 
 
 @needs_gcc

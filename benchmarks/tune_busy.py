@@ -1,0 +1,219 @@
+"""``accsat tune`` on a busy machine, then the tuned build timed on a quiet one.
+
+    python benchmarks/tune_busy.py --npb-root DIR [--benchmarks BT,LU,SP,CG]
+        [--busy BT] [--class W] [--variants cse,cse+sat] [--rounds 5] [--out tune-busy]
+
+Per benchmark (issue 24's acceptance):
+
+1. A copy of the benchmark's NPB folder (``OUT/<B>/npb``, made a git repository,
+   as a user's checkout is) and ``accsat tune`` typed in its source folder
+   (``BT/BT``), with no ``--dir`` or ``--root``: the make line of the harness
+   through accsat-cc, ``./bt.W.x`` as ``--run``, NPB's verification as ``--check``.
+   For the benchmarks in ``--busy``, two busy loops run meanwhile, 3 s on and 3 s
+   off (processes of this script; the noise is ours, and said so in the output).
+2. With the machine quiet (the busy loops stopped), orig (plain gcc), every
+   variant (``ACCSAT_VARIANT``) and tuned (``ACCSAT_TUNE``) are built as a user
+   would, each in its own copy, and run ``--rounds`` times interleaved. NPB's own
+   "Time in seconds" of each run; the medians; tuned over the best uniform
+   configuration and over orig. The 1-minute load is printed before and after.
+
+Output: the table, and ``OUT/summary.json`` (every run's time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import re
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from accsat.options import ORIG, TUNED
+from accsat.sweep.cells import Cell, split_list
+from accsat.toolchain.compilers import Compiler, flags_for
+from npb_harness.build import make_commands
+from npb_harness.tree import private_copy
+from npb_harness.tuned import CHECK
+
+ON_SECONDS, OFF_SECONDS, LOOPS = 3.0, 3.0, 2
+LIMIT = 1.05  # tuned median <= LIMIT x the best uniform configuration's
+TIME = re.compile(r"Time in seconds\s*=\s*([0-9.]+)")
+
+
+def _spin(stop) -> None:  # one busy loop: ON_SECONDS spinning, OFF_SECONDS asleep
+    while not stop.is_set():
+        end = time.monotonic() + ON_SECONDS
+        while time.monotonic() < end and not stop.is_set():
+            pass
+        stop.wait(OFF_SECONDS)
+
+
+class Busy:
+    """Two busy loops, 3 s on / 3 s off, for the length of a ``with``."""
+
+    def __enter__(self):
+        self.stop = multiprocessing.Event()
+        self.procs = [
+            multiprocessing.Process(target=_spin, args=(self.stop,)) for _ in range(LOOPS)
+        ]
+        for p in self.procs:
+            p.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for p in self.procs:
+            p.join(OFF_SECONDS + 5)
+
+
+def make_line(variant: str, cls: str, jobs: int) -> str:
+    compiler = Compiler.parse("gcc")
+    flags = flags_for(compiler, "openacc", "host")
+    assert not isinstance(flags, str), flags
+    cell = Cell("npb", "x", cls, "gcc", "host", variant)
+    return " && ".join(shlex.join(c) for c in make_commands(cell, compiler, flags, jobs))
+
+
+def binary(cls: str, src: Path) -> str:
+    return f"./{src.parent.name.lower()}.{cls}.x"
+
+
+def tune(args, bench: str, src: Path, busy: bool) -> tuple[int, float]:
+    cmd = [
+        sys.executable, "-m", "accsat.cli", "tune",
+        "--build", make_line(TUNED, args.cls, args.make_jobs),
+        "--clean", "make clean >/dev/null; rm -f ../sys/setparams",
+        "--run", f"ulimit -s unlimited 2>/dev/null; {binary(args.cls, src)}",
+        "--check", CHECK,
+        "--variants", args.variants,
+        "--runs", "3",
+        "--no-progress",
+    ]  # fmt: skip
+    log = src.parents[2] / "tune.log"
+    print(f"== {bench}: accsat tune in {src} ({'two busy loops 3 s on / 3 s off' if busy else 'quiet'}"
+          f"; log {log})", flush=True)  # fmt: skip
+    start = time.monotonic()
+    with open(log, "w") as out:
+        if busy:
+            with Busy():
+                rc = subprocess.run(cmd, cwd=src, stdout=out, stderr=subprocess.STDOUT).returncode
+        else:
+            rc = subprocess.run(cmd, cwd=src, stdout=out, stderr=subprocess.STDOUT).returncode
+    return rc, time.monotonic() - start
+
+
+def build_as_a_user(args, bench: str, config: str, db: Path, dest: Path) -> Path:
+    src = private_copy(args.npb_root, bench, dest / bench)
+    env = {**os.environ}
+    for name in [n for n in env if n.startswith("ACCSAT_")]:
+        del env[name]
+    if config == TUNED:
+        env.update(ACCSAT_TUNE=str(db), ACCSAT_BUILD_DIR=str(src))
+    elif config != ORIG:
+        env["ACCSAT_VARIANT"] = config
+    line = make_line(ORIG if config == ORIG else TUNED, args.cls, args.make_jobs)
+    with open(dest / "build.log", "w") as out:
+        subprocess.run(line, shell=True, cwd=src, env=env, stdout=out, stderr=subprocess.STDOUT,
+                       check=True)  # fmt: skip
+    return src
+
+
+def run_once(src: Path, cls: str) -> float:
+    done = subprocess.run(f"ulimit -s unlimited 2>/dev/null; {binary(cls, src)}", shell=True,
+                          cwd=src, capture_output=True, text=True, check=True)  # fmt: skip
+    if not re.search(CHECK, done.stdout):
+        raise RuntimeError(f"{src}: NPB's verification failed")
+    return float(TIME.findall(done.stdout)[-1])
+
+
+def bench_one(args, bench: str, out: Path) -> dict:
+    top = out / bench / "npb"
+    if top.exists():
+        shutil.rmtree(top)
+    src = private_copy(args.npb_root, bench, top / bench)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    rc, seconds = tune(args, bench, src, bench in args.busy)
+    row: dict = {"benchmark": bench, "busy": bench in args.busy, "tune_rc": rc,
+                 "tune_seconds": round(seconds, 1)}  # fmt: skip
+    if rc != 0:
+        return row
+    db = src / "accsat-tune.json"
+    row["choices"] = {e["kernel"]: e["config"] for e in json.loads(db.read_text())["kernels"]}
+    configs = [ORIG, *split_list(args.variants), TUNED]
+    built = {}
+    for c in configs:
+        dest = out / bench / "quiet" / c
+        shutil.rmtree(dest, ignore_errors=True)
+        dest.mkdir(parents=True)
+        built[c] = build_as_a_user(args, bench, c, db, dest)
+    row["load_before"] = os.getloadavg()[0]
+    times: dict[str, list[float]] = {c: [] for c in configs}
+    for _ in range(args.rounds):
+        for c in configs:
+            times[c].append(run_once(built[c], args.cls))
+    row["load_after"] = os.getloadavg()[0]
+    row["times"] = times
+    med = {c: statistics.median(t) for c, t in times.items()}
+    uniform = {c: m for c, m in med.items() if c != TUNED}
+    best = min(uniform, key=lambda c: uniform[c])
+    row.update(medians=med, best_uniform=best, tuned_over_best=med[TUNED] / uniform[best],
+               tuned_over_orig=med[TUNED] / med[ORIG])  # fmt: skip
+    return row
+
+
+def show(rows: list[dict], configs: list[str]) -> str:
+    head = f"{'bench':<6}{'noise':>7}" + "".join(f"{c:>9}" for c in configs)
+    head += f"{'best':>9}{'tuned/best':>11}{'tuned/orig':>11}  load"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        if "medians" not in r:
+            lines.append(f"{r['benchmark']:<6} accsat tune failed (exit {r['tune_rc']})")
+            continue
+        m = r["medians"]
+        ok = r["tuned_over_best"] <= LIMIT and r["tuned_over_orig"] <= 1.0
+        lines.append(
+            f"{r['benchmark']:<6}{'busy' if r['busy'] else 'quiet':>7}"
+            + "".join(f"{m[c]:>9.3f}" for c in configs)
+            + f"{r['best_uniform']:>9}{r['tuned_over_best']:>11.3f}{r['tuned_over_orig']:>11.3f}"
+            + f"  {r['load_before']:.2f}->{r['load_after']:.2f}"
+            + ("" if ok else "  (over the limit)")
+        )
+    return "\n".join(lines)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--npb-root", type=Path, default=os.environ.get("NPB_ROOT"))
+    p.add_argument("--benchmarks", default="BT,LU,SP,CG")
+    p.add_argument("--busy", default="BT", help="benchmarks tuned under the busy loops")
+    p.add_argument("--class", dest="cls", default="W")
+    p.add_argument("--variants", default="cse,cse+sat")
+    p.add_argument("--rounds", type=int, default=5)
+    p.add_argument("--make-jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--out", type=Path, default=Path("tune-busy"))
+    args = p.parse_args()
+    if args.npb_root is None:
+        p.error("give --npb-root or set NPB_ROOT")
+    args.npb_root = args.npb_root.resolve()
+    args.busy = split_list(args.busy)
+    out = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for bench in split_list(args.benchmarks):
+        rows.append(bench_one(args, bench, out))
+        (out / "summary.json").write_text(json.dumps(rows, indent=1))
+    configs = [ORIG, *split_list(args.variants), TUNED]
+    print(f"{args.rounds} interleaved runs per configuration, NPB's own seconds, medians:")
+    print(show(rows, configs))
+    return 0 if all("medians" in r for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
