@@ -227,7 +227,8 @@ def finish(
     write(results)
     cached = sum(r.cached for r in results)
     click.echo(
-        f"{len(results)} cells: {cached} from the cache, {len(sweep.built)} built, "
+        f"{len(results)} cell{'' if len(results) == 1 else 's'}: {cached} from the cache, "
+        f"{len(sweep.built)} built, "
         f"{len(sweep.reused)} run on an earlier build; "
         f"{sum(r.ok for r in results)} ok",
         err=True,

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
@@ -35,7 +36,8 @@ NOISE_FLOOR = 0.02  # 2 %: a smaller gain is not worth a changed kernel
 MIN_SECONDS = 5e-6  # a shortest launch below this measures the timer, not the kernel
 CONFIDENCE = 0.05  # one-sided error of an interval's bound (when rounds allow it)
 QUIET = 0.02  # a round this close to a configuration's fastest one was not slowed down
-PAIRS = 2  # quiet rounds (for both) a decision needs, where more than one round ran
+PAIRS = 3  # quiet rounds (for both) a decision needs, where that many rounds ran
+SAME_SIZE = 1.5  # mean launch over the shortest, at most: the launches are alike
 
 # why orig was kept: short codes for the plot and the table (the reason says more)
 NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
@@ -58,6 +60,7 @@ class Ratios:
     high: float
     rounds: int  # the quiet rounds the ratios come from
     needed: int = 1  # quiet rounds a decision needs
+    mean: float | None = None  # the median ratio of mean launches (rounds quiet by them)
 
     @property
     def verdict(self) -> str:
@@ -65,14 +68,18 @@ class Ratios:
         if self.rounds < self.needed:
             return "open"
         if self.high < line:
-            return "faster"
+            # faster at its shortest launch, yet slower on average: launches of other
+            # sizes (the shortest is the smallest) lost more than it gained
+            return "faster" if self.mean is None or self.mean < 1 else "not faster"
         return "not faster" if self.low >= line else "open"
 
     def text(self) -> str:
         if self.rounds == 0:
             return "no round quiet for both"
+        mean = "" if self.mean is None else f", x{self.mean:.3f} on average"
         return (
-            f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} rounds"
+            f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} "
+            f"rounds{mean}"
         )
 
 
@@ -138,27 +145,38 @@ def order_bounds(n: int) -> int:
     return k
 
 
-def summarise(ratios: list[float], needed: int = 1) -> Ratios:
-    """The interval of ``ratios``' median (none, when no round was quiet for both: open)."""
+def summarise(ratios: list[float], needed: int = 1, means: list[float] | None = None) -> Ratios:
+    """The interval of ``ratios``' median (none, when no round was quiet for both: open);
+    ``means``: the ratios of mean launches, whose median is kept beside."""
+    mean = statistics.median(means) if means else None
     if not ratios:
-        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1))
+        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1), mean)
     q = sorted(ratios)
     k = order_bounds(len(q))
-    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed)
+    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed, mean)
 
 
-def quiet(values: list[float | None]) -> list[float | None]:
+def mean_launch(row: dict) -> list[float | None]:
+    """Per run, the construct's seconds over its launches (None without)."""
+    seconds, launches = row.get("seconds") or [], row.get("launches") or []
+    return [
+        s / k if _number(s) and _number(k) and k > 0 else None
+        for s, k in zip(seconds, launches, strict=False)
+    ]
+
+
+def quiet(values: Sequence[float | None]) -> list[float | None]:
     """The rounds the machine let run (the others None): those within ``QUIET`` of the
     configuration's fastest round. Noise only lengthens a launch; a round whose shortest
     launch is far above the fastest round's was busy all through."""
     known = [v for v in values if v is not None]
     if not known:
-        return values
+        return list(values)
     least = min(known)
     return [v if v is not None and v <= least * (1 + QUIET) else None for v in values]
 
 
-def paired(base: list[float | None], other: list[float | None]) -> list[float]:
+def paired(base: Sequence[float | None], other: Sequence[float | None]) -> list[float]:
     """The ratios other / base of the rounds quiet for both."""
     return [
         o / b
@@ -187,11 +205,19 @@ def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
     if statistics.median(known) < MIN_SECONDS:
         return keep(TOO_SHORT, f"too short to time ({statistics.median(known):.2g} s a launch)")
     needed = min(PAIRS, len(base))
+    base_mean = mean_launch(rows.get(ORIG, {}))
+    sizes = [m / f for m, f in zip(base_mean, base, strict=False) if m and f]
+    # launches of one size (the mean launch near the shortest in orig's quietest round):
+    # the shortest stands for them all, and the mean, noisier, is not asked
+    same_size = bool(sizes) and min(sizes) <= SAME_SIZE
     ratios = {
-        c: summarise(q, needed)
+        c: summarise(
+            paired(base, per_launch(r)),
+            needed,
+            None if same_size else paired(base_mean, mean_launch(r)),
+        )
         for c, r in rows.items()
         if c != ORIG and r.get("rewritten", True) and any(t is not None for t in per_launch(r))
-        for q in [paired(base, per_launch(r))]
     }
     if not ratios:
         why = "no variant rewrote it" if len(rows) > 1 else "no variant has a time"
@@ -235,29 +261,52 @@ def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
     )
 
 
+Key = tuple[str, int, str]  # a construct: file, line, hash
+
+
+def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, float]]:
+    """Per round, each timed construct that launched: its shortest launch times its
+    launches (``mean``: its seconds, every launch as it came)."""
+    rounds = max((len(k.get("launches") or []) for k in kernels), default=0)
+    out: list[dict[Key, float]] = [{} for _ in range(rounds)]
+    for k in kernels:
+        if not k.get("timed"):
+            continue
+        key = (k["file"], k["line"], k["hash"])
+        launches, seconds, each = k.get("launches") or [], k.get("seconds") or [], per_launch(k)
+        for n in range(min(rounds, len(launches))):
+            count = launches[n]
+            if not _number(count) or count <= 0:
+                continue  # never launched in that run: no time, and none missing
+            if mean:
+                if n < len(seconds) and _number(seconds[n]):
+                    out[n][key] = seconds[n]
+            elif n < len(each) and each[n] is not None:
+                out[n][key] = (each[n] or 0.0) * count
+    return out
+
+
 def kernel_seconds(kernels: list[dict]) -> list[float | None]:
     """Per round, a program's kernels at their fastest: each timed construct's shortest
     launch times its launches, summed (what the machine's noise leaves alone; the code
-    around the kernels is the same in every configuration). None for a round where a
-    timed construct has no time."""
-    rounds = max((len(k.get("launches") or []) for k in kernels), default=0)
-    out: list[float | None] = []
-    for n in range(rounds):
-        total: float | None = 0.0
-        for k in kernels:
-            if not k.get("timed"):
-                continue
-            each, launches = per_launch(k), k.get("launches") or []
-            if n >= len(each) or each[n] is None or n >= len(launches):
-                total = None
-                break
-            count = launches[n]
-            if not _number(count) or total is None:
-                total = None
-                break
-            total += (each[n] or 0.0) * count
-        out.append(total if total else None)
-    return out
+    around the kernels is the same in every configuration). None for a round without."""
+    return [sum(t.values()) or None for t in construct_times(kernels)]
+
+
+def common_totals(
+    a: list[dict], b: list[dict], mean: bool = False
+) -> tuple[list[float | None], list[float | None]]:
+    """Per round, two configurations' kernel time (``construct_times``) summed over the
+    constructs both timed in that round: a construct one build could not time (its
+    file compiled as written, without timers) counts for neither."""
+    ta, tb = construct_times(a, mean), construct_times(b, mean)
+    out_a: list[float | None] = []
+    out_b: list[float | None] = []
+    for n in range(min(len(ta), len(tb))):
+        both = ta[n].keys() & tb[n].keys()
+        out_a.append(sum(ta[n][k] for k in both) or None)
+        out_b.append(sum(tb[n][k] for k in both) or None)
+    return out_a, out_b
 
 
 def _number(value: object) -> TypeGuard[float]:

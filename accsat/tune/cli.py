@@ -49,15 +49,16 @@ from .choose import (
     PAIRS,
     UNIFORM,
     Choice,
+    Ratios,
     choose,
-    kernel_seconds,
+    common_totals,
     median,
     paired,
     summarise,
 )
 from .db import Database, Entry
 from .plot import tune_png
-from .suite import BUILD_LOG, TuneSuite, tree_fingerprint
+from .suite import BUILD_LOG, OUT_MARKER, TuneSuite, tree_fingerprint
 
 DB_NAME = "accsat-tune.json"
 OUT_NAME = "accsat-tune"
@@ -215,16 +216,27 @@ def tune(
             for i in range(first, last + 1)
             for c in names
         ]
-        sweep = Sweep(suite, out_dir, executor(out_dir, jobs), force=force, progress=progress)
+        # a failure cached by an earlier tuning is tried again (a busy machine's timeout);
+        # in this one, a configuration that failed is not asked for again
+        sweep = Sweep(
+            suite,
+            out_dir,
+            executor(out_dir, jobs),
+            force=force,
+            progress=progress,
+            retry_failed=True,
+        )
         return _run(sweep, cells)
 
     if force:
         shutil.rmtree(out_dir / "builds", ignore_errors=True)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / OUT_MARKER).touch()
     label = root.name or "program"
     hint = (
         f"each build copies {project} only: where the build reaches outside it (../), "
         "give --root the folder that holds all it needs"
-        if project == root
+        if project == root and not root_dir
         else ""
     )
     measured, choices = _rounds(measure, configs, runs, max(runs, max_runs), hint)
@@ -273,7 +285,8 @@ def tune(
 
 def _project(build_dir: Path, given: str | None) -> Path:
     """The folder each build copies: ``--root``, else the git top level holding the
-    build directory, else the build directory."""
+    build directory (not the home folder: a repository of dotfiles), else the build
+    directory."""
     if given:
         project = Path(given).resolve()
         if not build_dir.is_relative_to(project):
@@ -284,9 +297,16 @@ def _project(build_dir: Path, given: str | None) -> Path:
     except OSError:  # no git
         return build_dir
     top = done.stdout.decode(errors="replace").strip()
-    if done.returncode == 0 and top and build_dir.is_relative_to(Path(top).resolve()):
-        return Path(top).resolve()
-    return build_dir
+    if not (done.returncode == 0 and top and build_dir.is_relative_to(Path(top).resolve())):
+        return build_dir
+    if Path(top).resolve() == Path.home().resolve():
+        click.echo(
+            f"accsat tune: the git top level is your home folder; copying {build_dir} only "
+            "(give --root for more)",
+            err=True,
+        )
+        return build_dir
+    return Path(top).resolve()
 
 
 Measure = Callable[[str, list[str], int, int], list[Result]]
@@ -297,10 +317,10 @@ def _rounds(
 ) -> tuple[list[Result], list[Choice]]:
     """Step 1 and 2: the first round alone (fail fast), the rest of ``runs``, then one
     round at a time while a choice is open; per configuration one combined result."""
-    results = measure("r", configs, 1, 1)
-    orig = next(r for r in results if r.cell.variant == ORIG)
-    if not orig.ok:
-        raise click.ClickException(_failed(orig, hint))
+    results = measure("r", [ORIG], 1, 1)  # orig alone first: if it fails, nothing else runs
+    if not results[0].ok:
+        raise click.ClickException(_failed(results[0], hint))
+    results += measure("r", configs[1:], 1, 1) if configs[1:] else []
     done = 1
     while True:
         measured = _combine(results, configs)
@@ -406,25 +426,36 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
 
 def _beats(tuned: Result, uniform: list[Result]) -> Result | None:
     """The uniform configuration that beat tuned by more than the floor in every round of
-    the check quiet for both (kernel seconds, paired per round; the program's wall time
-    where there are none), the one with the largest median margin; None when none did."""
+    the check quiet for both, by the kernels both timed: at their fastest launches, or
+    every launch as it came (a kernel whose launches differ in size); by the program's
+    wall time where neither has kernel times. The one with the largest median margin;
+    None when none did."""
     if not tuned.ok:
         return None
-
-    def per_round(r: Result) -> list[float | None]:
-        ks = kernel_seconds(r.extra.get("kernels", []))
-        return ks if any(k is not None for k in ks) else list(r.times)
-
-    mine = per_round(tuned)
-    needed = min(PAIRS, len(mine))
-    margins = {}
+    margins: dict[str, tuple[float, Result]] = {}
     for r in uniform:
-        q = summarise(paired(per_round(r), mine), needed) if r.ok else None
-        if q is not None and q.rounds >= needed and q.low > 1 + NOISE_FLOOR:
-            margins[r.cell.variant] = (q.median, r)
+        if not r.ok:
+            continue
+        for q in _margins(tuned, r):
+            if q.rounds >= q.needed and q.low > 1 + NOISE_FLOOR:
+                best = max(q.median, margins.get(r.cell.variant, (0.0, r))[0])
+                margins[r.cell.variant] = (best, r)
     if not margins:
         return None
     return max(margins.values(), key=lambda m: m[0])[1]
+
+
+def _margins(tuned: Result, other: Result) -> list[Ratios]:
+    """tuned's time over ``other``'s, per measure (see ``_beats``)."""
+    mine, theirs = tuned.extra.get("kernels", []), other.extra.get("kernels", [])
+    out = []
+    for mean in (False, True):
+        a, b = common_totals(mine, theirs, mean)
+        if any(x is not None for x in a):
+            out.append(summarise(paired(b, a), min(PAIRS, len(a))))
+    if not out:
+        out.append(summarise(paired(other.times, tuned.times), min(PAIRS, len(tuned.times))))
+    return out
 
 
 def _uniform(c: Choice, config: str) -> Choice:

@@ -232,6 +232,9 @@ class TuneSuite:
 
 
 NOT_COPIED = ".git"  # a project's history: large, and no build of ours needs it
+# in every --out folder: another tuning's outputs (its builds hold whole copies) are
+# never copied or fingerprinted, wherever in the project they lie
+OUT_MARKER = ".accsat-tune-out"
 
 
 def copy_tree(src: Path, dest: Path, exclude: tuple[Path, ...] = ()) -> None:
@@ -242,7 +245,7 @@ def copy_tree(src: Path, dest: Path, exclude: tuple[Path, ...] = ()) -> None:
     skip = {p.resolve() for p in exclude}
 
     def ignore(folder: str, names: list[str]) -> set[str]:
-        return {n for n in names if n == NOT_COPIED or (Path(folder) / n).resolve() in skip}
+        return {n for n in names if _skipped(Path(folder) / n, skip)}
 
     shutil.copytree(src, dest, symlinks=True, ignore=ignore)
 
@@ -252,9 +255,7 @@ def tree_fingerprint(src: Path, exclude: tuple[Path, ...] = ()) -> str:
     skip = {p.resolve() for p in exclude}
     h = hashlib.sha256()
     for folder, dirs, files in os.walk(src):
-        dirs[:] = sorted(
-            d for d in dirs if d != NOT_COPIED and (Path(folder) / d).resolve() not in skip
-        )
+        dirs[:] = sorted(d for d in dirs if not _skipped(Path(folder) / d, skip))
         for name in sorted(files):
             path = Path(folder) / name
             if path.resolve() in skip:
@@ -265,6 +266,14 @@ def tree_fingerprint(src: Path, exclude: tuple[Path, ...] = ()) -> str:
                 continue
             h.update(f"{path.relative_to(src)}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
     return h.hexdigest()[:16]
+
+
+def _skipped(path: Path, skip: set[Path]) -> bool:
+    return (
+        path.name == NOT_COPIED
+        or path.resolve() in skip
+        or (path.is_dir() and not path.is_symlink() and (path / OUT_MARKER).exists())
+    )
 
 
 def _safe(name: str) -> str:

@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from accsat.sweep.cells import Cell
+from accsat.sweep.results import OK, Result
 from accsat.tune import cli
 from accsat.tune.choose import (
     NOISE_FLOOR,
@@ -19,6 +21,7 @@ from accsat.tune.choose import (
     TOO_SHORT,
     UNDECIDED,
     choose,
+    kernel_seconds,
     order_bounds,
 )
 
@@ -49,13 +52,23 @@ def rows(**fastest: list[float | None]) -> dict[str, dict]:
 
 
 def test_the_fastest_variant_wins_when_every_round_beats_the_floor():
-    c = choose(rows(orig=[1.0, 1.02, 0.99], cse=[0.8, 0.81, 0.8], cse_sat=[0.7, 0.72, 0.71]), ABOUT)
+    c = choose(
+        rows(orig=[1.0, 1.005, 0.995], cse=[0.8, 0.81, 0.8], cse_sat=[0.7, 0.705, 0.71]), ABOUT
+    )
     assert c.config == "cse+sat" and c.kept == "" and not c.open
-    # paired per round: 0.7 / 1.0 and 0.71 / 0.99; the second round, 1.02 for orig, is
-    # more than 2 % above orig's fastest: busy, left out
-    r = c.ratios["cse+sat"]
-    assert (r.low, r.high, r.rounds) == (pytest.approx(0.7), pytest.approx(0.71 / 0.99), 2)
+    r = c.ratios["cse+sat"]  # paired per round: 0.7 / 1.0, 0.705 / 1.005, 0.71 / 0.995
+    assert (r.low, r.high, r.rounds) == (pytest.approx(0.7), pytest.approx(0.71 / 0.995), 3)
     assert c.gain == pytest.approx(1 / r.median)
+
+
+def test_a_round_busy_all_through_is_left_out_and_the_rest_must_be_enough():
+    # orig's second round is 3 % above its fastest: busy, left out; two rounds remain,
+    # fewer than a decision needs: open, then orig
+    data = rows(orig=[1.0, 1.03, 0.99], cse=[0.7, 0.7, 0.7])
+    c = choose(data, ABOUT, final=False)
+    assert c.open and c.ratios["cse"].rounds == 2
+    data = rows(orig=[1.0, 1.03, 0.99, 1.0], cse=[0.7, 0.7, 0.7, 0.7])
+    assert choose(data, ABOUT).config == "cse"  # a fourth round: three quiet pairs
 
 
 def test_a_round_that_disagrees_leaves_the_choice_open_then_keeps_orig():
@@ -92,6 +105,16 @@ def test_slower_variants_and_what_was_not_timed_keep_orig():
     assert choose(rows(orig=[1e-7], cse=[1e-8]), ABOUT).kept == TOO_SHORT
     assert choose(rows(cse=[0.1]), ABOUT).config == "orig"  # orig not measured
     assert choose(rows(orig=[None, None], cse=[0.1, 0.1]), ABOUT).config == "orig"
+
+
+def test_faster_at_the_shortest_launch_but_slower_on_average_is_not_faster():
+    # one small launch per run is 10 % faster, 999 large ones are 10 % slower: the
+    # shortest launch says faster, the mean launch says slower
+    data = rows(orig=[1e-5] * 3, cse=[0.9e-5] * 3)
+    data["orig"].update(launches=[1000] * 3, seconds=[1e-5 + 999e-3] * 3)
+    data["cse"].update(launches=[1000] * 3, seconds=[0.9e-5 + 999 * 1.1e-3] * 3)
+    c = choose(data, ABOUT)
+    assert c.config == "orig" and c.kept == NOT_FASTER and "on average" in c.reason
 
 
 def test_without_a_shortest_launch_the_mean_launch_is_compared():
@@ -196,6 +219,55 @@ def test_no_round_quiet_for_both_leaves_the_choice_open():
     c = choose(data, ABOUT, final=False)
     assert c.open and c.ratios["cse"].rounds == 0
     assert choose(data, ABOUT).kept == UNDECIDED
+
+
+def _row(line: int, per_run: list[float], launches: int = 10) -> dict:
+    return {
+        **ABOUT,
+        "kernel": f"a.c:{line}",
+        "line": line,
+        "hash": f"h{line}",
+        "launches": [launches] * len(per_run),
+        "seconds": [launches * t for t in per_run],
+        "fastest": per_run if launches else [None] * len(per_run),
+    }
+
+
+def _program(config: str, *kernels: dict) -> Result:
+    rounds = len(kernels[0]["seconds"])
+    return Result(
+        Cell("tune", "a", "all", "cc", "host", config),
+        OK,
+        times=[1.0] * rounds,
+        extra={"kernels": list(kernels)},
+    )
+
+
+def test_the_guard_compares_only_the_constructs_both_timed():
+    # cse lost the timers of one file (compiled as written): its kernel total is smaller,
+    # yet its one timed kernel is 10 % slower than tuned's
+    tuned = _program("tuned", _row(1, [1.0] * 3), _row(2, [1.0] * 3))
+    cse = _program("cse", _row(1, [1.1] * 3))
+    assert cli._beats(tuned, [cse]) is None
+    faster = _program("cse", _row(1, [0.8] * 3))
+    assert cli._beats(tuned, [faster]) is faster
+
+
+def test_a_construct_never_launched_leaves_the_others_timed():
+    tuned = _program("tuned", _row(1, [1.0] * 3), _row(2, [0.0] * 3, launches=0))
+    orig = _program("orig", _row(1, [0.8] * 3), _row(2, [0.0] * 3, launches=0))
+    assert cli._beats(tuned, [orig]) is orig
+    assert kernel_seconds(tuned.extra["kernels"]) == [10.0] * 3
+
+
+def test_the_guard_sees_launches_of_other_sizes():
+    # tuned's kernel: its shortest launch as fast as orig's, its other launches slower
+    def kernel(large: float) -> dict:
+        row = _row(1, [1e-5] * 3, launches=1000)
+        row["seconds"] = [1e-5 + 999 * large] * 3
+        return row
+
+    assert cli._beats(_program("tuned", kernel(1.1e-3)), [_program("orig", kernel(1e-3))])
 
 
 def test_the_whole_program_guard_pairs_rounds_of_kernel_time():
