@@ -407,4 +407,5 @@ def test_ptx_view_maps_entries_to_their_directives(tmp_path):
     cse = {r["entry"]: r for r in rows if r["variant"] == "cse"}
     assert cse["relax$_omp_fn$0"]["kernels"] == "1" and cse["relax$_omp_fn$0"]["rewritten"] == "1"
     assert (out / "ptx.png").read_bytes().startswith(b"\x89PNG")
+    assert (out / "loads_registers.png").read_bytes().startswith(b"\x89PNG")
     assert re.search(r"^LX\s+S\s+cse\s+\d+", text, re.M), text

@@ -208,3 +208,69 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
     save_figure(fig, path, dpi=130)
     plt.close(fig)
     return True
+
+
+Totals = dict[tuple[str, str, str], dict[str, float]]
+Drops = dict[tuple[str, str, str], tuple[int, int]]
+_BUDGET_MARKERS = ("o", "^", "s", "D", "v")
+
+
+def loads_registers_png(series: dict[str, tuple[Totals, Drops]], path: Path) -> bool:
+    """loads_registers.png: per benchmark and size, each variant's PTX loads against its
+    registers (sums over the device entries, relative to orig), one marker per register
+    budget (``series``: budget label -> totals and occupancy drops, from one or more
+    ``--ptx`` runs); a variant's point names the entries that lost occupancy."""
+    groups = list(dict.fromkeys((b, s) for t, _ in series.values() for b, s, _ in t))
+    if not groups:
+        return False
+    plt = _pyplot()
+    cols = min(3, len(groups))
+    rows = (len(groups) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 4.0 * rows), squeeze=False)
+    for ax, (b, s) in zip(axes.flat, groups, strict=False):
+        ax.axhline(1.0, color="#BBBBBB", linewidth=0.8)
+        ax.axvline(1.0, color="#BBBBBB", linewidth=0.8)
+        ax.plot([1.0], [1.0], marker="s", color=_ORIG_COLOUR, linestyle="none", label="orig")
+        for n, (label, (totals, drops)) in enumerate(series.items()):
+            base = totals.get((b, s, ORIG))
+            if not base or not base["registers"] or not base["loads"]:
+                continue
+            for (bb, ss, v), t in totals.items():
+                if (bb, ss) != (b, s) or v == ORIG:
+                    continue
+                x, y = t["registers"] / base["registers"], t["loads"] / base["loads"]
+                ax.plot(
+                    [x],
+                    [y],
+                    marker=_BUDGET_MARKERS[n % len(_BUDGET_MARKERS)],
+                    markersize=8,
+                    color=_COLOURS.get(v, _ORIG_COLOUR),
+                    linestyle="none",
+                    label=f"{v}, registers={label}",
+                )
+                lost = drops.get((b, s, v), (0, 0))[0]
+                ax.annotate(
+                    f"{lost} lose occ." if lost else "0 lose occ.",
+                    (x, y),
+                    xytext=(6, -3),
+                    textcoords="offset points",
+                    fontsize=6,
+                    color="#C44E52" if lost else "#555555",
+                )
+        ax.set_title(f"{b} class {s}", fontsize=9)
+        ax.set_xlabel("registers (sum over entries) / orig", fontsize=8)
+        ax.set_ylabel("PTX loads / orig", fontsize=8)
+        ax.margins(0.15)
+        ax.grid(linewidth=0.3)
+        ax.legend(fontsize=6, loc="best")
+    for ax in list(axes.flat)[len(groups) :]:
+        ax.set_visible(False)
+    fig.suptitle(
+        "loads saved against registers spent (lower left is better; "
+        "'lose occ.': entries with lower occupancy than orig at 128 threads)",
+        fontsize=9,
+    )
+    fig.tight_layout()
+    save_figure(fig, path, dpi=130)
+    plt.close(fig)
+    return True

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections import Counter
 from pathlib import Path
 
 from ..occupancy import occupancy
@@ -192,6 +193,18 @@ def totals(results: list[Result]) -> dict[tuple[str, str, str], dict[str, float]
                 t[k] += e[k] or 0
         out[(r.cell.benchmark, r.cell.size, r.cell.variant)] = t
     return out
+
+
+def registers_label(results: list[Result]) -> str:
+    """The register budget the run's variants were rewritten under (``any``: none said)."""
+    seen = [
+        e["budget"]
+        for r in results
+        if r.ok and r.cell.variant != ORIG
+        for e in r.extra.get("entries") or []
+        if e.get("budget")
+    ]
+    return str(Counter(seen).most_common(1)[0][0]) if seen else "any"
 
 
 def ptx_table(results: list[Result]) -> str:
