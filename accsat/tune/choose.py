@@ -33,11 +33,15 @@ from typing import TypeGuard
 from ..options import ORIG
 
 NOISE_FLOOR = 0.02  # 2 %: a smaller gain is not worth a changed kernel
-MIN_SECONDS = 5e-6  # a shortest launch below this measures the timer, not the kernel
+MIN_SECONDS = 1e-6  # a shortest launch below this measures the timer (tens of ns) too much
 CONFIDENCE = 0.05  # one-sided error of an interval's bound (when rounds allow it)
-QUIET = 0.02  # a round this close to a configuration's fastest one was not slowed down
+# a round this close to a configuration's fastest one was not slowed down all through: a
+# busy spell over a whole run costs far more; a machine's drift over the rounds (a few %
+# on NPB) less
+QUIET = 0.10
 PAIRS = 3  # quiet rounds (for both) a decision needs, where that many rounds ran
 SAME_SIZE = 1.5  # mean launch over the shortest, at most: the launches are alike
+SETTLED = 2  # times PAIRS quiet rounds: a median gain under half the floor is no gain
 
 # why orig was kept: short codes for the plot and the table (the reason says more)
 NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
@@ -67,6 +71,8 @@ class Ratios:
         line = 1 - NOISE_FLOOR
         if self.rounds < self.needed:
             return "open"
+        if self.rounds >= SETTLED * self.needed and self.median >= 1 - NOISE_FLOOR / 2:
+            return "not faster"  # many rounds, and their median is not even half the floor
         if self.high < line:
             # faster at its shortest launch, yet slower on average: launches of other
             # sizes (the shortest is the smallest) lost more than it gained

@@ -62,12 +62,12 @@ def test_the_fastest_variant_wins_when_every_round_beats_the_floor():
 
 
 def test_a_round_busy_all_through_is_left_out_and_the_rest_must_be_enough():
-    # orig's second round is 3 % above its fastest: busy, left out; two rounds remain,
-    # fewer than a decision needs: open, then orig
-    data = rows(orig=[1.0, 1.03, 0.99], cse=[0.7, 0.7, 0.7])
+    # orig's second round is 30 % above its fastest: busy all through, left out; two
+    # rounds remain, fewer than a decision needs: open, then orig
+    data = rows(orig=[1.0, 1.3, 0.99], cse=[0.7, 0.7, 0.7])
     c = choose(data, ABOUT, final=False)
     assert c.open and c.ratios["cse"].rounds == 2
-    data = rows(orig=[1.0, 1.03, 0.99, 1.0], cse=[0.7, 0.7, 0.7, 0.7])
+    data = rows(orig=[1.0, 1.3, 0.99, 1.05], cse=[0.7, 0.7, 0.7, 0.7])
     assert choose(data, ABOUT).config == "cse"  # a fourth round: three quiet pairs
 
 
@@ -79,6 +79,14 @@ def test_a_round_that_disagrees_leaves_the_choice_open_then_keeps_orig():
     final = choose(data, ABOUT)
     assert not final.open and final.config == "orig" and final.kept == UNDECIDED
     assert "undecided" in final.reason
+
+
+def test_many_rounds_with_a_median_under_half_the_floor_settle_as_not_faster():
+    # 1 % faster in the median, one round either side of the floor line: without the
+    # rule this stays open to the cap
+    data = rows(orig=[1.0] * 6, cse=[0.97, 1.0, 0.99, 0.99, 0.995, 0.985])
+    assert choose(data, ABOUT, final=False).kept == NOT_FASTER
+    assert choose(rows(orig=[1.0] * 5, cse=data["cse"]["fastest"][:5]), ABOUT, final=False).open
 
 
 def test_a_gain_below_the_floor_is_not_worth_a_changed_kernel():
