@@ -64,7 +64,7 @@ class Ratios:
     high: float
     rounds: int  # the quiet rounds the ratios come from
     needed: int = 1  # quiet rounds a decision needs
-    mean: float | None = None  # the median ratio of mean launches (rounds quiet by them)
+    by: str = "shortest launch"  # what was compared: the shortest or the mean launch
 
     @property
     def verdict(self) -> str:
@@ -74,18 +74,15 @@ class Ratios:
         if self.rounds >= SETTLED * self.needed and self.median >= 1 - NOISE_FLOOR / 2:
             return "not faster"  # many rounds, and their median is not even half the floor
         if self.high < line:
-            # faster at its shortest launch, yet slower on average: launches of other
-            # sizes (the shortest is the smallest) lost more than it gained
-            return "faster" if self.mean is None or self.mean < 1 else "not faster"
+            return "faster"
         return "not faster" if self.low >= line else "open"
 
     def text(self) -> str:
         if self.rounds == 0:
             return "no round quiet for both"
-        mean = "" if self.mean is None else f", x{self.mean:.3f} on average"
         return (
             f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} "
-            f"rounds{mean}"
+            f"rounds, {self.by}"
         )
 
 
@@ -151,15 +148,30 @@ def order_bounds(n: int) -> int:
     return k
 
 
-def summarise(ratios: list[float], needed: int = 1, means: list[float] | None = None) -> Ratios:
-    """The interval of ``ratios``' median (none, when no round was quiet for both: open);
-    ``means``: the ratios of mean launches, whose median is kept beside."""
-    mean = statistics.median(means) if means else None
+def summarise(ratios: list[float], needed: int = 1, by: str = "shortest launch") -> Ratios:
+    """The interval of ``ratios``' median (none, when no round was quiet for both: open)."""
     if not ratios:
-        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1), mean)
+        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1), by)
     q = sorted(ratios)
     k = order_bounds(len(q))
-    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed, mean)
+    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed, by)
+
+
+def alike(row: dict) -> bool:
+    """Whether a construct's launches are of one size: its mean launch within
+    ``SAME_SIZE`` of its shortest in its quietest round (then the shortest stands for
+    every launch; else it is the smallest one, and the mean launch is compared)."""
+    sizes = [
+        m / f
+        for m, f in zip(mean_launch(row), row.get("fastest") or [], strict=False)
+        if m and _number(f) and f > 0
+    ]
+    return bool(sizes) and min(sizes) <= SAME_SIZE
+
+
+def launch_times(row: dict, same: bool) -> list[float | None]:
+    """The per-round times compared: the shortest launch (``same``) or the mean one."""
+    return per_launch(row) if same else mean_launch(row)
 
 
 def mean_launch(row: dict) -> list[float | None]:
@@ -204,24 +216,19 @@ def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
 
     if not about.get("timed"):
         return keep(NOT_TIMED, f"not timed ({about.get('why') or 'no timer'})")
-    base = per_launch(rows.get(ORIG, {}))
+    orig = rows.get(ORIG, {})
+    same = alike(orig) or not orig.get("fastest")
+    by = "shortest launch" if same else "mean launch (launches of several sizes)"
+    base = launch_times(orig, same)
     known = [b for b in base if b is not None]
     if not known:
         return keep(NO_ORIG, "no time for orig")
-    if statistics.median(known) < MIN_SECONDS:
-        return keep(TOO_SHORT, f"too short to time ({statistics.median(known):.2g} s a launch)")
+    typical = statistics.median([m for m in mean_launch(orig) if m is not None] or known)
+    if typical < MIN_SECONDS:
+        return keep(TOO_SHORT, f"too short to time ({typical:.2g} s a launch)")
     needed = min(PAIRS, len(base))
-    base_mean = mean_launch(rows.get(ORIG, {}))
-    sizes = [m / f for m, f in zip(base_mean, base, strict=False) if m and f]
-    # launches of one size (the mean launch near the shortest in orig's quietest round):
-    # the shortest stands for them all, and the mean, noisier, is not asked
-    same_size = bool(sizes) and min(sizes) <= SAME_SIZE
     ratios = {
-        c: summarise(
-            paired(base, per_launch(r)),
-            needed,
-            None if same_size else paired(base_mean, mean_launch(r)),
-        )
+        c: summarise(paired(base, launch_times(r, same)), needed, by)
         for c, r in rows.items()
         if c != ORIG and r.get("rewritten", True) and any(t is not None for t in per_launch(r))
     }
@@ -272,7 +279,8 @@ Key = tuple[str, int, str]  # a construct: file, line, hash
 
 def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, float]]:
     """Per round, each timed construct that launched: its shortest launch times its
-    launches (``mean``: its seconds, every launch as it came)."""
+    launches, where its launches are alike (``alike``); its seconds, every launch as it
+    came, where they are not, or with ``mean``."""
     rounds = max((len(k.get("launches") or []) for k in kernels), default=0)
     out: list[dict[Key, float]] = [{} for _ in range(rounds)]
     for k in kernels:
@@ -280,11 +288,13 @@ def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, f
             continue
         key = (k["file"], k["line"], k["hash"])
         launches, seconds, each = k.get("launches") or [], k.get("seconds") or [], per_launch(k)
+        # launches of several sizes: their shortest stands for none; their seconds count
+        as_came = mean or not alike(k)
         for n in range(min(rounds, len(launches))):
             count = launches[n]
             if not _number(count) or count <= 0:
                 continue  # never launched in that run: no time, and none missing
-            if mean:
+            if as_came:
                 if n < len(seconds) and _number(seconds[n]):
                     out[n][key] = seconds[n]
             elif n < len(each) and each[n] is not None:
@@ -294,8 +304,9 @@ def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, f
 
 def kernel_seconds(kernels: list[dict]) -> list[float | None]:
     """Per round, a program's kernels at their fastest: each timed construct's shortest
-    launch times its launches, summed (what the machine's noise leaves alone; the code
-    around the kernels is the same in every configuration). None for a round without."""
+    launch times its launches (its seconds where its launches differ in size), summed
+    (what the machine's noise leaves alone; the code around the kernels is the same in
+    every configuration). None for a round without."""
     return [sum(t.values()) or None for t in construct_times(kernels)]
 
 
