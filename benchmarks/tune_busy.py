@@ -16,6 +16,7 @@ Per benchmark (issue 24's acceptance):
    would, each in its own copy, and run ``--rounds`` times interleaved. NPB's own
    "Time in seconds" of each run; the medians; tuned over the best uniform
    configuration and over orig. The 1-minute load is printed before and after.
+   ``--time-only`` times the databases of an earlier run again (more ``--rounds``).
 
 Output: the table, and ``OUT/summary.json`` (every run's time).
 """
@@ -133,15 +134,19 @@ def run_once(src: Path, cls: str) -> float:
     return float(TIME.findall(done.stdout)[-1])
 
 
-def bench_one(args, bench: str, out: Path) -> dict:
+def bench_one(args, bench: str, out: Path, earlier: dict | None) -> dict:
     top = out / bench / "npb"
-    if top.exists():
-        shutil.rmtree(top)
-    src = private_copy(args.npb_root, bench, top / bench)
-    subprocess.run(["git", "init", "-q", str(top)], check=True)
-    rc, seconds = tune(args, bench, src, bench in args.busy)
+    if args.time_only and earlier is not None:  # the tuning of an earlier run of this script
+        src = Path(earlier["source"])
+        rc, seconds = earlier["tune_rc"], earlier["tune_seconds"]
+    else:
+        if top.exists():
+            shutil.rmtree(top)
+        src = private_copy(args.npb_root, bench, top / bench)
+        subprocess.run(["git", "init", "-q", str(top)], check=True)
+        rc, seconds = tune(args, bench, src, bench in args.busy)
     row: dict = {"benchmark": bench, "busy": bench in args.busy, "tune_rc": rc,
-                 "tune_seconds": round(seconds, 1)}  # fmt: skip
+                 "tune_seconds": round(seconds, 1), "source": str(src)}  # fmt: skip
     if rc != 0:
         return row
     db = src / "accsat-tune.json"
@@ -198,6 +203,11 @@ def main() -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--make-jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--out", type=Path, default=Path("tune-busy"))
+    p.add_argument(
+        "--time-only",
+        action="store_true",
+        help="no tuning: time again the databases an earlier run wrote into --out",
+    )
     args = p.parse_args()
     if args.npb_root is None:
         p.error("give --npb-root or set NPB_ROOT")
@@ -205,10 +215,14 @@ def main() -> int:
     args.busy = split_list(args.busy)
     out = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
+    before = {}
+    if args.time_only and (out / "summary.json").exists():
+        before = {r["benchmark"]: r for r in json.loads((out / "summary.json").read_text())}
     rows = []
     for bench in split_list(args.benchmarks):
-        rows.append(bench_one(args, bench, out))
-        (out / "summary.json").write_text(json.dumps(rows, indent=1))
+        rows.append(bench_one(args, bench, out, before.get(bench)))
+        merged = {**before, **{r["benchmark"]: r for r in rows}}
+        (out / "summary.json").write_text(json.dumps(list(merged.values()), indent=1))
     configs = [ORIG, *split_list(args.variants), TUNED]
     print(f"{args.rounds} interleaved runs per configuration, NPB's own seconds, medians:")
     print(show(rows, configs))

@@ -61,6 +61,9 @@ from .plot import tune_png
 from .suite import BUILD_LOG, OUT_MARKER, TuneSuite, tree_fingerprint
 
 DB_NAME = "accsat-tune.json"
+# checks at most: the choice, then up to two fallbacks (a uniform configuration, then
+# orig or another one if that beat the first fallback in turn)
+CHECKS = 3
 OUT_NAME = "accsat-tune"
 
 
@@ -241,7 +244,8 @@ def tune(
     )
     measured, choices = _rounds(measure, configs, runs, max(runs, max_runs), hint)
     verified = [r.cell.variant for r in measured if r.ok]
-    for fallback in (False, True):
+    tried: set[str] = set()  # uniform configurations the check fell back to
+    for _ in range(CHECKS):
         database = _database(suite, choices, measured)
         database.save(candidate)
         # the check: tuned beside every verified configuration again, in rounds of
@@ -250,10 +254,11 @@ def tune(
         again = _combine(measure(f"c{database.digest()[:8]}-", names, 1, runs), names)
         tuned = again[-1]
         best = _beats(tuned, again[:-1])
-        if fallback or best is None:
+        if best is None or best.cell.variant in tried:
             break
         if all(c.config == best.cell.variant for c in choices):
             break  # tuned already is that configuration: the difference is the machine's
+        tried.add(best.cell.variant)
         click.echo(
             f"accsat tune: {best.cell.variant} for every kernel was faster than the "
             f"per-kernel choice in every round of the check: every kernel gets it",

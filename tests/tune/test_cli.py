@@ -124,8 +124,8 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
     again = tune(project, "--variants", "cse,cse+sat", "--check", r"^variant=(?!cse$)")
     assert again.returncode == 0, again.stderr
     # orig's first run alone, the rest of the first round (cse fails its check there and
-    # runs no more), the second round, then the check's rounds (orig, cse+sat, tuned): once, or twice where timing
-    # made a uniform configuration win (the fallback)
+    # runs no more), the second round, then the check's rounds (orig, cse+sat, tuned):
+    # once, or up to three times where timing made a uniform configuration win
     summaries = _summaries(again)
     assert summaries[:3] == [
         "1 cell: 1 from the cache, 0 built, 0 run on an earlier build; 1 ok",
@@ -134,7 +134,7 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
         "2 cells: 1 from the cache, 0 built, 1 run on an earlier build; 1 ok",
         "2 cells: 2 from the cache, 0 built, 0 run on an earlier build; 2 ok",
     ]
-    assert 4 <= len(summaries) <= 5 and set(summaries[3:]) == {
+    assert 4 <= len(summaries) <= 6 and set(summaries[3:]) == {
         "6 cells: 6 from the cache, 0 built, 0 run on an earlier build; 6 ok"
     }
     assert {p: p.stat().st_mtime_ns for p in builds} == builds
