@@ -219,7 +219,8 @@ def loads_registers_png(series: dict[str, tuple[Totals, Drops]], path: Path) -> 
     """loads_registers.png: per benchmark and size, each variant's PTX loads against its
     registers (sums over the device entries, relative to orig), one marker per register
     budget (``series``: budget label -> totals and occupancy drops, from one or more
-    ``--ptx`` runs); a variant's point names the entries that lost occupancy."""
+    ``--ptx`` runs); the legend counts each point's entries that lost occupancy (a red
+    edge marks them)."""
     groups = list(dict.fromkeys((b, s) for t, _ in series.values() for b, s, _ in t))
     if not groups:
         return False
@@ -238,24 +239,17 @@ def loads_registers_png(series: dict[str, tuple[Totals, Drops]], path: Path) -> 
             for (bb, ss, v), t in totals.items():
                 if (bb, ss) != (b, s) or v == ORIG:
                     continue
-                x, y = t["registers"] / base["registers"], t["loads"] / base["loads"]
+                lost = drops.get((b, s, v), (0, 0))[0]
                 ax.plot(
-                    [x],
-                    [y],
+                    [t["registers"] / base["registers"]],
+                    [t["loads"] / base["loads"]],
                     marker=_BUDGET_MARKERS[n % len(_BUDGET_MARKERS)],
                     markersize=8,
                     color=_COLOURS.get(v, _ORIG_COLOUR),
+                    markeredgecolor="#C44E52" if lost else "white",
                     linestyle="none",
-                    label=f"{v}, registers={label}",
-                )
-                lost = drops.get((b, s, v), (0, 0))[0]
-                ax.annotate(
-                    f"{lost} lose occ." if lost else "0 lose occ.",
-                    (x, y),
-                    xytext=(6, -3),
-                    textcoords="offset points",
-                    fontsize=6,
-                    color="#C44E52" if lost else "#555555",
+                    # the legend carries the losses: points of two budgets often coincide
+                    label=f"{v}, registers={label}: {lost} lose occupancy",
                 )
         ax.set_title(f"{b} class {s}", fontsize=9)
         ax.set_xlabel("registers (sum over entries) / orig", fontsize=8)
@@ -267,7 +261,7 @@ def loads_registers_png(series: dict[str, tuple[Totals, Drops]], path: Path) -> 
         ax.set_visible(False)
     fig.suptitle(
         "loads saved against registers spent (lower left is better; "
-        "'lose occ.': entries with lower occupancy than orig at 128 threads)",
+        "'lose occupancy': entries with lower occupancy than orig at 128 threads)",
         fontsize=9,
     )
     fig.tight_layout()
