@@ -136,7 +136,9 @@ def run_once(src: Path, cls: str) -> float:
 
 def bench_one(args, bench: str, out: Path, earlier: dict | None) -> dict:
     top = out / bench / "npb"
-    if args.time_only and earlier is not None:  # the tuning of an earlier run of this script
+    if args.time_only:  # the tuning of an earlier run of this script
+        if earlier is None or "source" not in earlier:
+            return {"benchmark": bench, "tune_rc": "no earlier tuning in --out"}
         src = Path(earlier["source"])
         rc, seconds = earlier["tune_rc"], earlier["tune_seconds"]
     else:

@@ -9,7 +9,10 @@ through (a run shorter than the machine's busy spells): it is left out. Per
 round quiet for both, a variant's time over orig's is one ratio; their median
 is the estimate and a distribution-free interval of that median (order
 statistics, ``order_bounds``) its uncertainty; a decision needs ``PAIRS`` such
-rounds.
+rounds. A construct whose launches differ in size (``alike``) is compared by its
+mean launch; one compared by its shortest must not be slower by its mean launch
+either. After ``SETTLED`` times ``PAIRS`` quiet rounds, a median gain under half
+the floor is no gain.
 
 A variant is **faster** when the whole interval lies below ``1 - NOISE_FLOOR``,
 **not faster** when the whole interval lies at or above it, and **open**
@@ -65,6 +68,7 @@ class Ratios:
     rounds: int  # the quiet rounds the ratios come from
     needed: int = 1  # quiet rounds a decision needs
     by: str = "shortest launch"  # what was compared: the shortest or the mean launch
+    mean: float | None = None  # by the shortest launch: the median ratio of mean launches
 
     @property
     def verdict(self) -> str:
@@ -74,15 +78,19 @@ class Ratios:
         if self.rounds >= SETTLED * self.needed and self.median >= 1 - NOISE_FLOOR / 2:
             return "not faster"  # many rounds, and their median is not even half the floor
         if self.high < line:
-            return "faster"
+            # faster at its shortest launch yet slower on average by more than the floor:
+            # its other launches (alike within SAME_SIZE, not equal) lost more than it won
+            slower = self.mean is not None and self.mean >= 1 + NOISE_FLOOR
+            return "not faster" if slower else "faster"
         return "not faster" if self.low >= line else "open"
 
     def text(self) -> str:
         if self.rounds == 0:
             return "no round quiet for both"
+        mean = "" if self.mean is None else f" (x{self.mean:.3f} by mean launch)"
         return (
             f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} "
-            f"rounds, {self.by}"
+            f"rounds, {self.by}{mean}"
         )
 
 
@@ -148,13 +156,21 @@ def order_bounds(n: int) -> int:
     return k
 
 
-def summarise(ratios: list[float], needed: int = 1, by: str = "shortest launch") -> Ratios:
-    """The interval of ``ratios``' median (none, when no round was quiet for both: open)."""
+def summarise(
+    ratios: list[float],
+    needed: int = 1,
+    by: str = "shortest launch",
+    means: list[float] | None = None,
+) -> Ratios:
+    """The interval of ``ratios``' median (none, when no round was quiet for both: open);
+    ``means``: the paired ratios of mean launches, whose median is kept beside when there
+    are ``needed`` of them."""
+    mean = statistics.median(means) if means and len(means) >= needed else None
     if not ratios:
-        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1), by)
+        return Ratios(math.nan, math.nan, math.nan, 0, max(needed, 1), by, mean)
     q = sorted(ratios)
     k = order_bounds(len(q))
-    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed, by)
+    return Ratios(q[k - 1], statistics.median(q), q[-k], len(q), needed, by, mean)
 
 
 def alike(row: dict) -> bool:
@@ -227,8 +243,14 @@ def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
     if typical < MIN_SECONDS:
         return keep(TOO_SHORT, f"too short to time ({typical:.2g} s a launch)")
     needed = min(PAIRS, len(base))
+    base_mean = mean_launch(orig)
     ratios = {
-        c: summarise(paired(base, launch_times(r, same)), needed, by)
+        c: summarise(
+            paired(base, launch_times(r, same)),
+            needed,
+            by,
+            paired(base_mean, mean_launch(r)) if same else None,
+        )
         for c, r in rows.items()
         if c != ORIG and r.get("rewritten", True) and any(t is not None for t in per_launch(r))
     }
@@ -277,10 +299,12 @@ def choose(rows: dict[str, dict], about: dict, final: bool = True) -> Choice:
 Key = tuple[str, int, str]  # a construct: file, line, hash
 
 
-def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, float]]:
+def construct_times(
+    kernels: list[dict], mean: bool = False, alike_in: frozenset[Key] | None = None
+) -> list[dict[Key, float]]:
     """Per round, each timed construct that launched: its shortest launch times its
-    launches, where its launches are alike (``alike``); its seconds, every launch as it
-    came, where they are not, or with ``mean``."""
+    launches, where its launches are alike (``alike``; or where it is in ``alike_in``);
+    its seconds, every launch as it came, where they are not, or with ``mean``."""
     rounds = max((len(k.get("launches") or []) for k in kernels), default=0)
     out: list[dict[Key, float]] = [{} for _ in range(rounds)]
     for k in kernels:
@@ -289,7 +313,7 @@ def construct_times(kernels: list[dict], mean: bool = False) -> list[dict[Key, f
         key = (k["file"], k["line"], k["hash"])
         launches, seconds, each = k.get("launches") or [], k.get("seconds") or [], per_launch(k)
         # launches of several sizes: their shortest stands for none; their seconds count
-        as_came = mean or not alike(k)
+        as_came = mean or not (alike(k) if alike_in is None else key in alike_in)
         for n in range(min(rounds, len(launches))):
             count = launches[n]
             if not _number(count) or count <= 0:
@@ -316,7 +340,10 @@ def common_totals(
     """Per round, two configurations' kernel time (``construct_times``) summed over the
     constructs both timed in that round: a construct one build could not time (its
     file compiled as written, without timers) counts for neither."""
-    ta, tb = construct_times(a, mean), construct_times(b, mean)
+    # by the shortest launch only where the launches are alike in both: never one
+    # configuration's estimate against the other's seconds
+    both_alike = _alike_keys(a) & _alike_keys(b)
+    ta, tb = construct_times(a, mean, both_alike), construct_times(b, mean, both_alike)
     out_a: list[float | None] = []
     out_b: list[float | None] = []
     for n in range(min(len(ta), len(tb))):
@@ -324,6 +351,10 @@ def common_totals(
         out_a.append(sum(ta[n][k] for k in both) or None)
         out_b.append(sum(tb[n][k] for k in both) or None)
     return out_a, out_b
+
+
+def _alike_keys(kernels: list[dict]) -> frozenset[Key]:
+    return frozenset((k["file"], k["line"], k["hash"]) for k in kernels if alike(k))
 
 
 def _number(value: object) -> TypeGuard[float]:

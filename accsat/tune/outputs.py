@@ -76,7 +76,7 @@ def choice_rows(choices: list[Choice]) -> list[dict]:
     out = []
     for c in choices:
         shown = c.ratios.get(c.config) or (
-            min(c.ratios.values(), key=lambda r: r.median) if c.ratios else None
+            min(c.ratios.values(), key=lambda r: (r.rounds == 0, r.median)) if c.ratios else None
         )
         out.append(
             {

@@ -84,13 +84,15 @@ def result(config: str, round_: str, rows: list[dict]) -> Result:
 
 def measure(kernels: list[Kernel], seed: int, calls: list[tuple[str, int]], tuned=None):
     """A ``measure`` for ``accsat.tune.cli._rounds``: synthetic runs, seeded per round and
-    configuration; ``calls`` collects (configuration, round) as they are asked for."""
+    configuration; ``calls`` collects (configuration, round) of the rounds as they are
+    asked for (orig's probe, tag "p", is not a round)."""
 
     def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
         out = []
         for n in range(first, last + 1):
             for c in names:
-                calls.append((c, n))
+                if tag != "p":
+                    calls.append((c, n))
                 rng = random.Random(f"{seed}-{tag}-{n}-{c}")
                 choice = tuned if c == "tuned" else None
                 out.append(result(c, f"{tag}{n}", run(kernels, c, rng, choice)))

@@ -24,6 +24,7 @@ from accsat.tune.choose import (
     kernel_seconds,
     order_bounds,
 )
+from accsat.tune.db import Database
 
 from . import noisy
 
@@ -300,3 +301,72 @@ def test_the_whole_program_guard_pairs_rounds_of_kernel_time():
     check = noisy.measure(KERNELS, 99, calls, tuned=good)("c", ["orig", "cse", "tuned"], 1, 3)
     combined = cli._combine(check, ["orig", "cse", "tuned"])
     assert cli._beats(combined[-1], combined[:-1]) is None
+
+
+def _check_with(per_check: list[dict[str, float]]):
+    """cli._check with a scripted machine: the n-th check times each configuration's one
+    kernel as ``per_check[n]`` says (tuned: as the configuration it was given)."""
+    saved: list[list[str]] = []
+    checks: list[str] = []
+
+    def database_of(chosen):
+        saved.append([c.config for c in chosen])
+        return Database([], "", {"n": len(saved)})
+
+    def measure(tag, names, first, last):
+        checks.append(tag)
+        times = per_check[len(checks) - 1]
+        out = []
+        for n in range(first, last + 1):
+            for c in names:
+                own = saved[-1][0] if c == "tuned" else c
+                out.append(_program(c, _row(1, [times[own]] * 1)))
+                out[-1].cell = Cell("tune", "a", f"{tag}{n}", "cc", "host", c)
+        return out
+
+    start = choose(rows(orig=[1.0] * 3, cse_sat=[0.9] * 3), ABOUT)
+    choices, _, again = cli._check([start], ["orig", "cse", "cse+sat"], 3, measure, database_of)
+    return choices, saved, checks, again
+
+
+def test_a_fallback_beaten_in_turn_gives_way_to_orig_and_nothing_beaten_is_kept():
+    # check 1: cse beats the choice (cse+sat); check 2: cse+sat beats cse (the machine
+    # disagrees with itself): orig for every kernel, checked once more and kept
+    per_check = [
+        {"orig": 1.0, "cse": 0.8, "cse+sat": 0.95},
+        {"orig": 1.0, "cse": 1.0, "cse+sat": 0.8},
+        {"orig": 1.0, "cse": 0.8, "cse+sat": 0.95},  # noise: never replaces orig
+    ]
+    choices, saved, checks, _ = _check_with(per_check)
+    assert saved == [["cse+sat"], ["cse"], ["orig"]] and len(checks) == 3
+    assert [c.config for c in choices] == ["orig"] and choices[0].kept == "whole program"
+
+
+def test_a_choice_no_configuration_beats_is_kept_after_one_check():
+    per_check = [{"orig": 1.0, "cse": 0.95, "cse+sat": 0.9}]
+    choices, saved, checks, again = _check_with(per_check)
+    assert saved == [["cse+sat"]] and len(checks) == 1 and choices[0].config == "cse+sat"
+    assert again[-1].cell.variant == "tuned"
+
+
+def test_launches_alike_but_slower_on_average_by_more_than_the_floor_is_not_faster():
+    # orig's mean launch is 1.45 times its shortest (alike: compared by the shortest);
+    # cse is 5 % faster on the shortest and 6 % slower on average
+    data = rows(orig=[1.0] * 3, cse=[0.95] * 3)
+    data["orig"]["seconds"] = [14.5] * 3
+    data["cse"]["seconds"] = [14.5 * 1.06] * 3
+    c = choose(data, ABOUT)
+    assert c.config == "orig" and c.kept == NOT_FASTER and "by mean launch" in c.reason
+
+
+def test_the_guard_never_sets_one_builds_estimate_against_anothers_seconds():
+    # the same construct: tuned's launches differ in size (seconds 9.0), cse's are alike
+    # (shortest 0.65 x 10 launches = 6.5, seconds 9.4: 4 % slower than tuned)
+    def row(fastest: float, seconds: float) -> dict:
+        r = _row(1, [fastest] * 3)
+        r["seconds"] = [seconds] * 3
+        return r
+
+    tuned = _program("tuned", row(0.5, 9.0))
+    cse = _program("cse", row(0.65, 9.4))
+    assert cli._beats(tuned, [cse]) is None

@@ -123,15 +123,15 @@ def test_tune_end_to_end_a_failed_check_rejects_a_configuration(project):
     builds = {p: p.stat().st_mtime_ns for p in (out / "builds").rglob("build.json")}
     again = tune(project, "--variants", "cse,cse+sat", "--check", r"^variant=(?!cse$)")
     assert again.returncode == 0, again.stderr
-    # orig's first run alone, the rest of the first round (cse fails its check there and
-    # runs no more), the second round, then the check's rounds (orig, cse+sat, tuned):
-    # once, or up to three times where timing made a uniform configuration win
+    # orig's probe alone, the first round (cse fails its check there and runs no more),
+    # the second round, then the check's rounds (orig, cse+sat, tuned): once, or up to
+    # three times where timing made a uniform configuration win
     summaries = _summaries(again)
     assert summaries[:3] == [
-        "1 cell: 1 from the cache, 0 built, 0 run on an earlier build; 1 ok",
-        # cse's failed run is tried again, on its build (a busy machine's failure is not
-        # kept for good); it fails again
-        "2 cells: 1 from the cache, 0 built, 1 run on an earlier build; 1 ok",
+        "1 cell: 1 from the cache, 0 built, 0 run on an earlier build; 1 ok",  # orig's probe
+        # round 1: cse's failed run is tried again, on its build (a busy machine's failure
+        # is not kept for good); it fails again
+        "3 cells: 2 from the cache, 0 built, 1 run on an earlier build; 2 ok",
         "2 cells: 2 from the cache, 0 built, 0 run on an earlier build; 2 ok",
     ]
     assert 4 <= len(summaries) <= 6 and set(summaries[3:]) == {
@@ -260,7 +260,7 @@ def test_a_configuration_that_fails_its_first_build_is_not_built_or_run_again(pr
     )
     assert done.returncode == 0, done.stderr
     summaries = _summaries(done)
-    assert summaries[1].startswith("2 cells:") and summaries[1].endswith("; 1 ok")
+    assert summaries[1].startswith("3 cells:") and summaries[1].endswith("; 2 ok")  # round 1
     assert summaries[2].startswith("2 cells:")  # the second round: orig and cse+sat
     builds = [p.name.split("-")[0] for p in (project / "accsat-tune" / "builds").iterdir()]
     assert sorted(builds).count("cse") == 1
@@ -280,5 +280,5 @@ def test_an_edited_kernel_is_tuned_again(project):
     assert after[12] == before[12] and after[22] != before[22]
     assert _summaries(again)[:2] == [
         "1 cell: 0 from the cache, 1 built, 0 run on an earlier build; 1 ok",
-        "1 cell: 0 from the cache, 1 built, 0 run on an earlier build; 1 ok",
+        "2 cells: 0 from the cache, 2 built, 0 run on an earlier build; 2 ok",
     ]
