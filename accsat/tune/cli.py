@@ -75,7 +75,7 @@ OUT_NAME = "accsat-tune"
     required=True,
     metavar="CMD",
     help='builds the program through accsat-cc (e.g. make CC="accsat-cc gcc"); '
-    "run by /bin/sh in a copy of --dir",
+    "run by /bin/sh in the copy of --dir inside a copy of --root",
 )
 @click.option(
     "--run",
