@@ -131,18 +131,11 @@ def times(row: dict) -> list[float]:
 def per_launch(row: dict) -> list[float | None]:
     """Per run (round), the construct's shortest launch; the mean launch where the
     profile has no shortest; None where the run has neither."""
-    fastest = row.get("fastest") or []
-    seconds = row.get("seconds") or []
-    launches = row.get("launches") or []
+    fastest, mean = row.get("fastest") or [], mean_launch(row)
     out: list[float | None] = []
-    for n in range(max(len(fastest), len(seconds))):
+    for n in range(max(len(fastest), len(mean))):
         f = fastest[n] if n < len(fastest) else None
-        if _number(f):
-            out.append(f)
-            continue
-        s = seconds[n] if n < len(seconds) else None
-        k = launches[n] if n < len(launches) else None
-        out.append(s / k if _number(s) and _number(k) and k > 0 else None)
+        out.append(f if _number(f) else mean[n] if n < len(mean) else None)
     return out
 
 
