@@ -16,29 +16,8 @@ pytestmark = needs_gcc
 
 
 def tune(folder: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "accsat.cli",
-            "tune",
-            "--build",
-            f"make CC='{CC}'",
-            "--clean",
-            "make clean",
-            "--run",
-            "./two 2",
-            "--runs",
-            "2",
-            "--max-runs",
-            "2",
-            "--no-progress",
-            *extra,
-        ],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-    )
+    """The two-kernel program tuned in two rounds, cleaned before each build."""
+    return _tune_in(folder, f"make CC='{CC}'", "--clean", "make clean", *extra, rounds="2")
 
 
 def _summaries(done: subprocess.CompletedProcess) -> list[str]:
@@ -178,7 +157,11 @@ def test_a_negative_timeout_is_a_usage_error(project):
     assert done.returncode == 2 and "Invalid value for '--timeout'" in done.stderr
 
 
-def _tune_in(folder: Path, build: str, *extra: str) -> subprocess.CompletedProcess:
+def _tune_in(
+    folder: Path, build: str, *extra: str, rounds: str = "1"
+) -> subprocess.CompletedProcess:
+    """``accsat tune`` in ``folder`` with ``build``, ``./two 2`` as the run, ``rounds``
+    rounds exactly; ``extra`` last (a repeated option: the last one counts)."""
     return subprocess.run(
         [
             sys.executable,
@@ -190,9 +173,9 @@ def _tune_in(folder: Path, build: str, *extra: str) -> subprocess.CompletedProce
             "--run",
             "./two 2",
             "--runs",
-            "1",
+            rounds,
             "--max-runs",
-            "1",
+            rounds,
             "--no-progress",
             *extra,
         ],
