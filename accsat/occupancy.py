@@ -45,3 +45,11 @@ def step_limit(registers: int, block_threads: int | None = None) -> int:
     while r < MAX_REGISTERS and occupancy(r + 1, block_threads) >= here:
         r += 1
     return r
+
+
+def lost(registers: int, before: int, block_threads: int | None = None) -> bool:
+    """Whether ``registers`` give lower occupancy than ``before`` at 128 threads a block
+    or at the kernel's own block size (where known): what ``keep`` and ``accsat tune
+    --static`` never accept."""
+    blocks = {BLOCK_THREADS, block_threads or BLOCK_THREADS}
+    return any(occupancy(registers, b) < occupancy(before, b) for b in blocks)

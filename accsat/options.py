@@ -8,7 +8,7 @@ before deciding whether any real work is needed.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .frontend.preprocess import PreprocessOptions
 from .settings import (
@@ -57,6 +57,11 @@ CONFIGS: tuple[str, ...] = (ORIG, *VARIANTS)  # what sweeps and tuning compare
 # a build with a tuning database (accsat tune): each kernel the config chosen for it
 TUNED = "tuned"
 EXACT_VARIANTS = frozenset(name for name, v in VARIANTS.items() if not v.fp_changing)
+# a configuration may name a register budget after the variant: ``cse@keep`` is cse
+# within ``keep`` (Options.registers), ``accsat@64`` accsat within 64 registers a thread
+BUDGET_MARK = "@"
+# the register-budgeted candidates ``accsat tune --static`` adds to the variants
+BUDGETED: tuple[str, ...] = tuple(f"{name}{BUDGET_MARK}keep" for name in VARIANTS)
 
 
 def variant(name: str) -> Variant:
@@ -65,6 +70,35 @@ def variant(name: str) -> Variant:
         return VARIANTS[name]
     except KeyError:
         raise ValueError(f"unknown variant '{name}' (one of {', '.join(VARIANTS)})") from None
+
+
+def split_config(config: str) -> tuple[str, str | int | None]:
+    """``cse@keep`` -> (``cse``, ``keep``); ``cse`` -> (``cse``, None: the build's own
+    budget). ValueError (naming the choices) for an unknown variant or budget."""
+    from .settings import Registers
+
+    name, mark, budget = config.partition(BUDGET_MARK)
+    variant(name)
+    if not mark:
+        return name, None
+    try:
+        return name, Registers()(budget)
+    except ValueError as exc:
+        raise ValueError(f"'{config}': '{budget}' {exc}") from None
+
+
+def check_config(config: str) -> None:
+    """ValueError unless ``config`` is orig, a variant or a variant with a budget."""
+    if config == ORIG:
+        return
+    try:
+        split_config(config)
+    except ValueError:
+        first = next(iter(VARIANTS))
+        raise ValueError(
+            f"unknown config '{config}' (one of {', '.join(CONFIGS)}; a variant may name "
+            f"a register budget: {first}{BUDGET_MARK}keep, {first}{BUDGET_MARK}64)"
+        ) from None
 
 
 @dataclass(frozen=True)
@@ -211,6 +245,14 @@ class Options:
     # most values a kernel in those lines may hold at a time, None: no cap, -1: keep it
     # as written)
     kernel_registers: tuple[tuple[int, int, int | None, int | None], ...] = ()
+
+    def for_config(self, config: str) -> Options:
+        """These options for a kernel or build given ``config`` (a variant, with its
+        register budget where it names one; see ``split_config``)."""
+        name, budget = split_config(config)
+        if name == self.variant and budget in (None, self.registers):
+            return self
+        return replace(self, variant=name, registers=self.registers if budget is None else budget)
 
     @property
     def spec(self) -> Variant:

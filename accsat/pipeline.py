@@ -173,11 +173,12 @@ def _too_deep(exc: RecursionError) -> str:
 def _variant(
     config: str, ctx: _FileContext, options: Options, memo: dict[str, tuple[_FileContext, Options]]
 ) -> tuple[_FileContext, Options]:
-    """The context and options of a kernel a tuning database gives ``config``."""
-    if config == options.variant:
+    """The context and options of a kernel a tuning database gives ``config`` (a variant,
+    with its register budget where it names one)."""
+    chosen = options.for_config(config)
+    if chosen is options:
         return ctx, options
     if config not in memo:
-        chosen = replace(options, variant=config)
         memo[config] = (replace(ctx, rulesets=rulesets_for(chosen)), chosen)
     return memo[config]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from importlib import resources
 from pathlib import Path
@@ -20,7 +21,7 @@ from .layout import model
 
 def extension(cell: Cell) -> str:
     """runspec's ``ext``: letters, digits, dots, dashes only."""
-    variant = cell.variant.replace("+", "-")
+    variant = re.sub(r"[^A-Za-z0-9.-]", "-", cell.variant)
     return f"accsat-{cell.compiler}-{cell.target}-{variant}"
 
 
@@ -30,7 +31,7 @@ def cc_line(cell: Cell, compiler: Compiler, report: Path, event_log: Path, cache
     if cell.variant == ORIG:
         return cc
     env = {
-        "ACCSAT_VARIANT": cell.variant,
+        **accsat_cc.config_environment(cell.variant),
         "ACCSAT_REPORT": str(report),
         events.VARIABLE: str(event_log),
         "ACCSAT_CACHE_DIR": str(cache),

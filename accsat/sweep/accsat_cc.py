@@ -17,7 +17,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ..options import ORIG
+from ..options import ORIG, Options, split_config
+from ..settings import by_name
 from ..toolchain import events, process
 from ..toolchain.records import read_jsonl
 
@@ -74,6 +75,17 @@ def kept_settings() -> dict[str, str]:
     return {k: os.environ[k] for k in _KEPT if k != "ACCSAT_DATA" and k in os.environ}
 
 
+def config_environment(config: str) -> dict[str, str]:
+    """accsat-cc's settings for a build of ``config`` (not orig): its variant, and its
+    register budget where it names one (``cse@keep``)."""
+    name, budget = split_config(config)
+    setting = by_name(Options)
+    env = {setting["variant"].env: name}
+    if budget is not None:
+        env[setting["registers"].env] = str(budget)
+    return env
+
+
 def environment(
     variant: str,
     report: Path | None,
@@ -85,7 +97,7 @@ def environment(
     (``event_log``: where accsat-cc appends its events, ``events.fallbacks`` counts)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
     if variant != ORIG:
-        env["ACCSAT_VARIANT"] = variant
+        env.update(config_environment(variant))
         if report is not None:
             env["ACCSAT_REPORT"] = str(report)
         if cache_dir is not None:

@@ -11,7 +11,7 @@ import re
 from dataclasses import asdict, dataclass
 from itertools import product
 
-from ..options import CONFIGS, ORIG
+from ..options import ORIG, check_config
 
 
 @dataclass(frozen=True, order=True)
@@ -21,7 +21,7 @@ class Cell:
     size: str  # NPB class ("S", "W"...) or SPEC input set ("test"...)
     compiler: str  # a Compiler's name ("gcc")
     target: str  # "host" | "nvptx" | "ptx"
-    variant: str  # one of CONFIGS: "orig" or an accsat variant
+    variant: str  # a config: "orig", an accsat variant, or one with a budget ("cse@keep")
 
     @property
     def key(self) -> str:
@@ -52,9 +52,10 @@ def split_list(text: str) -> list[str]:
 
 
 def check_variants(variants: list[str]) -> None:
-    unknown = [v for v in variants if v not in CONFIGS]
-    if unknown:
-        raise ValueError(f"unknown variant(s) {', '.join(unknown)} (one of {', '.join(CONFIGS)})")
+    """ValueError for the first that is not orig, a variant or a variant with a register
+    budget (``cse@keep``)."""
+    for v in variants:
+        check_config(v)
 
 
 def grid(

@@ -269,6 +269,8 @@ class Entry:
     spill: int
     block: int | None
     location: Location | None
+    loads: int = 0  # ld instructions, as EntryStats counts them
+    instructions: int = 0
 
 
 def entries(raw: Path, work: Path) -> list[Entry]:
@@ -285,13 +287,18 @@ def entries(raw: Path, work: Path) -> list[Entry]:
             (e.spill_stores or 0) + (e.spill_loads or 0),
             block_threads(dims.get(name)),
             where.get(name),
+            e.loads,
+            e.instructions,
         )
         for name, e in stats.items()
     ]
 
 
-# the user's flags that do not belong in a probe: what it makes, and where
-_NO_VALUE = frozenset({"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-shared", "-static"})
+# the user's flags that do not belong in a probe: what it makes, and where; and a host
+# build's "no device code" (the probe exists to build it: accsat tune --static)
+_NO_VALUE = frozenset(
+    {"-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MP", "-shared", "-static", "-foffload=disable"}
+)
 _WITH_VALUE = frozenset({"-o", "-MF", "-MT", "-MQ"})
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import click
 
 from ..cliparams import CONTEXT_SETTINGS
-from ..options import CONFIGS, ORIG, TUNED
+from ..options import BUDGETED, CONFIGS, ORIG, TUNED
 from ..sweep.cells import Cell
 from ..sweep.cli import (
     build_timeout_option,
@@ -44,7 +44,8 @@ from ..sweep.cli import (
 from ..sweep.engine import Sweep
 from ..sweep.results import OK, Result
 from ..toolchain import process
-from . import outputs, profile
+from ..toolchain.records import write_csv
+from . import outputs, profile, static
 from .choose import (
     NOISE_FLOOR,
     PAIRS,
@@ -59,6 +60,7 @@ from .choose import (
 )
 from .db import Database, Entry
 from .plot import tune_png
+from .static import STATIC_ROUND
 from .suite import BUILD_LOG, OUT_MARKER, TuneSuite, tree_fingerprint
 
 DB_NAME = "accsat-tune.json"
@@ -80,9 +82,10 @@ OUT_NAME = "accsat-tune"
 @click.option(
     "--run",
     "run_cmd",
-    required=True,
+    default="",
     metavar="CMD",
-    help="runs the program once (e.g. ./app input)",
+    help="runs the program once (e.g. ./app input); with --static, optional: the tuned "
+    "build is run once and checked",
 )
 @click.option(
     "--clean",
@@ -99,10 +102,19 @@ OUT_NAME = "accsat-tune"
 )
 @click.option(
     "--variants",
-    default=",".join(CONFIGS),
-    show_default=True,
+    default=None,
     metavar="LIST",
-    help="configurations to compare; orig is always included",
+    help=f"configurations to compare; orig is always included; VARIANT@BUDGET is a "
+    f"variant within a register budget [default: {','.join(CONFIGS)}; with --static "
+    f"also {','.join(BUDGETED)}]",
+)
+@click.option(
+    "--static",
+    "static_only",
+    is_flag=True,
+    help="choose from the device code alone, for machines that cannot time the GPU: "
+    "loads, registers, occupancy and spills (gcc's nvptx offload compiler and ptxas "
+    "needed; docs/accsat-cc.md)",
 )
 @click.option(
     "--runs",
@@ -176,6 +188,7 @@ def tune(
     force,
     progress,
     executor,
+    static_only,
 ) -> None:
     """Find, per kernel, the accsat variant that is fastest on this machine, never
     slower than the code as written; write the tuning database for ACCSAT_TUNE.
@@ -189,11 +202,18 @@ def tune(
             raise click.BadParameter(
                 f"not a regular expression: {exc}", param_hint="--check"
             ) from None
+    if not run_cmd and not static_only:
+        raise click.UsageError("Missing option '--run' (needed unless --static).")
     root = Path(directory).resolve()
     project = _project(root, root_dir)
     out_dir = Path(out).resolve() if out else root / OUT_NAME
     db_path = Path(db).resolve() if db else root / DB_NAME
-    configs = [ORIG, *(v for v in parse_variants(variants) if v != ORIG)]
+    given = (
+        variants
+        if variants is not None
+        else ",".join((*CONFIGS, *(BUDGETED if static_only else ())))
+    )
+    configs = [ORIG, *(v for v in parse_variants(given) if v != ORIG)]
     exclude = (out_dir, db_path)
     candidate = out_dir / "tuned-db.json"  # the database the check builds with
     suite = TuneSuite(
@@ -209,20 +229,14 @@ def tune(
         tree=tree_fingerprint(project, exclude),
         exclude=exclude,
         root=project,
+        static=static_only,
     )
 
-    def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
-        """Rounds ``first..last``, each one run of every configuration in ``names``: a
-        drift of the machine hits them all alike. One sweep per call, so that each
-        says what it built."""
-        cells = [
-            Cell("tune", label, f"{tag}{i}", "cc", "host", c)
-            for i in range(first, last + 1)
-            for c in names
-        ]
-        # a failure cached by an earlier tuning is tried again (a busy machine's timeout);
-        # in this one, a configuration that failed is not asked for again
-        sweep = Sweep(
+    def sweep(cells: list[Cell]) -> list[Result]:
+        """One sweep per call, so that each says what it built. A failure cached by an
+        earlier tuning is tried again (a busy machine's timeout); in this one, a
+        configuration that failed is not asked for again."""
+        engine = Sweep(
             suite,
             out_dir,
             executor(out_dir, jobs),
@@ -230,7 +244,18 @@ def tune(
             progress=progress,
             retry_failed=True,
         )
-        return _run(sweep, cells)
+        return _run(engine, cells)
+
+    def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
+        """Rounds ``first..last``, each one run of every configuration in ``names``: a
+        drift of the machine hits them all alike."""
+        return sweep(
+            [
+                Cell("tune", label, f"{tag}{i}", "cc", "host", c)
+                for i in range(first, last + 1)
+                for c in names
+            ]
+        )
 
     if force:
         shutil.rmtree(out_dir / "builds", ignore_errors=True)
@@ -243,6 +268,12 @@ def tune(
         if project == root and not root_dir
         else ""
     )
+    if static_only:
+        built = lambda names: sweep(  # noqa: E731
+            [Cell("tune", label, STATIC_ROUND, "cc", "host", c) for c in names]
+        )
+        _tune_static(suite, built, measure, configs, out_dir, db_path, candidate, hint)
+        return
     measured, choices = _rounds(measure, configs, runs, max(runs, max_runs), hint)
     verified = [r.cell.variant for r in measured if r.ok]
 
@@ -268,12 +299,62 @@ def tune(
         sys.exit(1)
     database.info["programs"] = {r.cell.variant: _median(r) for r in programs if r.ok}
     database.save(db_path)
+    _wrote(db_path, written, root)
+
+
+def _wrote(db_path: Path, written: list[Path], root: Path) -> None:
     click.echo(f"wrote {db_path}; {', '.join(str(p) for p in written)}", err=True)
     click.echo(
         f"build with it: ACCSAT_TUNE={db_path}"
         + ("" if db_path.parent == root else f" ACCSAT_BUILD_DIR={root}"),
         err=True,
     )
+
+
+def _tune_static(
+    suite: TuneSuite,
+    built: Callable[[list[str]], list[Result]],
+    measure: Measure,
+    configs: list[str],
+    out_dir: Path,
+    db_path: Path,
+    candidate: Path,
+    hint: str,
+) -> None:
+    """``--static``: every configuration built once with its device code figures; per
+    kernel the choice of tune/static.py's model; tuned built (and run once, with
+    ``--run``) to check it; the database, static.csv and choice.csv."""
+    orig = built([ORIG])[0]  # alone first: if it fails, nothing else is built
+    if not orig.ok:
+        raise click.ClickException(_failed(orig, hint))
+    results = [orig, *built(configs[1:])]
+    for r in results:
+        if not r.ok:
+            click.echo(f"accsat tune: {r.cell.variant} left out: {r.message}", err=True)
+    by_config = {r.cell.variant: static.views(r.extra["static"]) for r in results if r.ok}
+    chosen = static.choices(by_config)
+    database = _database(suite, chosen, [])
+    database.info["static"] = "loads within orig's occupancy (accsat tune --static)"
+    database.save(candidate)
+    tuned = built([TUNED])[0]
+    if tuned.ok:
+        by_config[TUNED] = static.views(tuned.extra["static"])
+        if suite.run_cmd:
+            tuned = _combine(measure("c", [TUNED], 1, 1), [TUNED])[0]
+    totals = static.totals(by_config)
+    written = [out_dir / "static.csv", out_dir / "choice.csv"]
+    write_csv(written[0], static.STATIC_COLUMNS, static.static_rows(by_config, chosen))
+    write_csv(written[1], outputs.CHOICE_COLUMNS, outputs.choice_rows(chosen))
+    click.echo(static.table(totals, chosen))
+    if not tuned.ok:
+        click.echo(
+            f"accsat tune: the tuned build did not pass: {tuned.status} "
+            f"({tuned.message}); no database written",
+            err=True,
+        )
+        sys.exit(1)
+    database.save(db_path)
+    _wrote(db_path, written, suite.dir)
 
 
 def _check(

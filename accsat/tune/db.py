@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..fileio import write_atomically
-from ..options import CONFIGS, Options
+from ..options import Options, check_config
 from . import constructs
 
 SCHEMA = "accsat-tune/1"
@@ -100,10 +100,10 @@ def load(path: str | os.PathLike) -> Database:
             raise DatabaseError(
                 f"{path}: kernel entry {n + 1} lacks file, line, hash or config"
             ) from None
-        if e.config not in CONFIGS:
-            raise DatabaseError(
-                f"{path}: {e.kernel}: unknown config '{e.config}' (one of {', '.join(CONFIGS)})"
-            )
+        try:
+            check_config(e.config)
+        except ValueError as exc:
+            raise DatabaseError(f"{path}: {e.kernel}: {exc}") from None
         kernels.append(e)
     info = {k: v for k, v in data.items() if k not in ("schema", "root", "kernels")}
     return Database(kernels, str(data.get("root", "")), info)

@@ -36,11 +36,13 @@ from ..sweep.cache import fingerprint
 from ..sweep.cells import Cell
 from ..sweep.results import BUILD_FAILED, OK, RUN_FAILED, TIMEOUT, VERIFICATION_FAILED, Result
 from ..toolchain import events, process
-from ..toolchain.records import read_json, write_json
+from ..toolchain.records import read_json, read_jsonl, write_json
 from . import profile
+from .static import STATIC_ROUND
 
-TUNE_VERSION = "2"
-BUILD_LOG = "build.log"  # a configuration's --clean and --build output  # of this suite's builds and runs: part of every fingerprint
+TUNE_VERSION = "2"  # of this suite's builds and runs: part of every fingerprint
+BUILD_LOG = "build.log"  # a configuration's --clean and --build output
+STATIC_FILE = "static.jsonl"  # a build's device code figures (ACCSAT_STATIC)
 # the user's settings that would change what a configuration is; ours replace them
 _OURS = (
     "ACCSAT_VARIANT",
@@ -51,6 +53,7 @@ _OURS = (
     "ACCSAT_REPORT",
     events.VARIABLE,
     "ACCSAT_KEEP",
+    "ACCSAT_STATIC",
 )
 
 
@@ -69,6 +72,7 @@ class TuneSuite:
     exclude: tuple[Path, ...] = ()  # inside ``root``, not copied (the outputs, the database)
     name: str = "tune"
     root: Path | None = None  # the folder copied (holds ``dir``); None: ``dir`` itself
+    static: bool = False  # builds record device code figures (ACCSAT_STATIC; --static)
 
     @property
     def project(self) -> Path:
@@ -105,6 +109,8 @@ class TuneSuite:
         }
         if settings:
             key["settings"] = settings
+        if self.static:
+            key["static"] = True
         if cell.variant == TUNED:
             from .db import load
 
@@ -135,11 +141,14 @@ class TuneSuite:
         work = tree / self.relative
         log = folder / BUILD_LOG
         report, event_log = folder / "kernels.jsonl", folder / "events.jsonl"
-        for stale in (log, report, event_log):
+        figures = folder / STATIC_FILE
+        for stale in (log, report, event_log, figures):
             stale.unlink(missing_ok=True)
         env = self.environment(config, folder, work)
-        seconds = 0.0
         record = {"ok": False, "source_dir": str(work), "log": str(log)}
+        if self.static:
+            env["ACCSAT_STATIC"] = record["static"] = str(figures)
+        seconds = 0.0
         for what, cmd in (("clean", self.clean_cmd), ("build", self.build_cmd)):
             if not cmd:
                 continue
@@ -173,7 +182,10 @@ class TuneSuite:
         return {**record, "ok": True, "artifact": str(work), "message": ""}
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
-        """One run of the built configuration (one round of the tuner: ``cell.size``)."""
+        """One run of the built configuration (one round of the tuner: ``cell.size``);
+        in a static tuning's round, the build's device code figures instead."""
+        if cell.size == STATIC_ROUND:
+            return self._figures(cell, build)
         tree = Path(build["artifact"])
         out = folder / "run.out"
         prof = folder / "profile.jsonl"
@@ -205,6 +217,18 @@ class TuneSuite:
             extra={"kernels": profile.rows(found), "bad_profile_lines": bad},
         )
 
+    def _figures(self, cell: Cell, build: dict) -> Result:
+        found = list(read_jsonl(Path(build["static"]))) if build.get("static") else []
+        if not found:
+            return Result(
+                cell,
+                BUILD_FAILED,
+                "the build recorded no device code figures (accsat-cc needs gcc's nvptx "
+                "offload compiler and ptxas on the PATH; see the build log)",
+                extra={"log": build.get("log", "")},
+            )
+        return Result(cell, OK, verified=None, extra={"static": found})
+
     def _failure(self, done: process.Finished, out: Path) -> tuple[str, str] | None:
         if done.timed_out:
             return TIMEOUT, f"the run passed {self.timeout:g} s"
@@ -227,7 +251,7 @@ class TuneSuite:
         if config == TUNED:
             env["ACCSAT_TUNE"] = str(self.db)
         elif config != ORIG:
-            env["ACCSAT_VARIANT"] = config
+            env.update(accsat_cc.config_environment(config))
         return env
 
 

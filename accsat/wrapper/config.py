@@ -170,6 +170,13 @@ class Config:
     tune: str | None = _wrapper(
         None, "a tuning database (accsat tune): each kernel the config chosen for it", parse_path
     )
+    static: str | None = _wrapper(
+        None,
+        "append each compute construct's device code figures (loads, registers, spills, "
+        "block size: gcc's nvptx offload compiler and ptxas) to PATH (JSON Lines; accsat "
+        "tune --static; also with disable = true: the code as written)",
+        parse_path,
+    )
     build_dir: str | None = _wrapper(
         None,
         "the directory kernels are named from in profiles and tuning databases "
@@ -211,7 +218,8 @@ class Config:
         if not values["cache"]:
             values["cache_dir"] = None
         rewrite = True
-        if values["disable"] and values["profile"]:  # accsat tune's orig: timers, no rewrite
+        # accsat tune's orig: timers (or device figures), no rewrite
+        if values["disable"] and (values["profile"] or values["static"]):
             values["disable"], rewrite = False, False
         return build(cls, values, rewrite=rewrite, problems=got.problems, settings=got)
 

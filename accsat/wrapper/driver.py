@@ -306,6 +306,10 @@ class Build:
                     keep(cfg.keep, src.path, outcome.text or "")
                 chosen.append((n, src, outcome))
         warnings += self.notes
+        if cfg.static:  # before the timers: the device code the kernels compile to
+            from .static import record
+
+            warnings += record(cfg, inv, chosen)
         if cfg.profile:
             from .tuning import with_timers
 

@@ -28,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ..occupancy import BLOCK_THREADS, occupancy
-from ..options import Options
+from ..occupancy import lost
+from ..options import ORIG, Options, split_config
 from ..settings import KEEP
 from ..toolchain.compilers import nvptx_target
 from ..toolchain.ptx import Entry, probe, ptxas_version
@@ -41,12 +41,20 @@ FIRST_CAP = 16  # values held at most after a first loss, where the plan had no 
 
 
 def wanted(family: str, args: list[str], options: Options) -> bool:
-    """The setting is ``keep``, the compile is gcc's with nvptx device code, ptxas is here."""
+    """The setting is ``keep`` (for the file, or for a kernel a tuning database gives
+    ``VARIANT@keep``), the compile is gcc's with nvptx device code, ptxas is here."""
     return (
-        options.registers == KEEP
+        _keeps(options)
         and family == "gcc"
         and nvptx_target(args)
         and shutil.which("ptxas") is not None
+    )
+
+
+def _keeps(options: Options) -> bool:
+    return options.registers == KEEP or any(
+        config != ORIG and split_config(config)[1] == KEEP
+        for _, _, config in options.kernel_configs
     )
 
 
@@ -129,15 +137,12 @@ def _worse(now: Entry, before: Entry | None) -> bool:
     size), or more spilled bytes."""
     if before is None or not now.registers or not before.registers:
         return False
-    blocks = {BLOCK_THREADS, now.block or BLOCK_THREADS}
-    return now.spill > before.spill or any(
-        occupancy(now.registers, b) < occupancy(before.registers, b) for b in blocks
-    )
+    return now.spill > before.spill or lost(now.registers, before.registers, now.block)
 
 
 def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -> bool:
-    """Halve the values held by every rewritten kernel in a lost entry (``last``: keep
-    them as written); whether any kernel changed."""
+    """Halve the values held by every rewritten kernel under ``keep`` in a lost entry
+    (``last``: keep them as written); whether any kernel changed."""
     changed = False
     for e in lost:
         loc = e.location
@@ -147,6 +152,8 @@ def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -
             line = k.get("line")
             if k.get("status") != "rewritten" or not isinstance(line, int):
                 continue
+            if (k.get("registers") or {}).get("setting") != KEEP:
+                continue  # a kernel a tuning database gives no budget: as it was chosen
             if not loc.first <= line <= loc.last:
                 continue
             held = (k.get("registers") or {}).get("held")

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from marks import needs_offload
 
 from accsat.options import Options
-from accsat.toolchain.compilers import OFFLOAD_FLAGS, nvptx_offload, nvptx_target
+from accsat.toolchain.compilers import OFFLOAD_FLAGS, nvptx_target
 from accsat.toolchain.ptx import Entry, Location, probe, probe_command
 from accsat.wrapper import ptxkeep
 from accsat.wrapper.rewrite import Outcome
@@ -18,11 +20,6 @@ from .conftest import wrap
 
 KEEP = Options(registers="keep")
 GPU = ["-O3", "-fopenacc", *OFFLOAD_FLAGS]
-
-needs_offload = pytest.mark.skipif(
-    shutil.which("ptxas") is None or shutil.which("gcc") is None or not nvptx_offload("gcc"),
-    reason="needs gcc with nvptx offloading and ptxas",
-)
 
 
 def entry(name: str, registers: int, first: int = 10, last: int = 20, spill: int = 0, block=None):
@@ -49,6 +46,10 @@ def test_wanted_only_for_keep_with_gcc_and_nvptx(monkeypatch):
     assert ptxkeep.wanted("gcc", args, KEEP)
     assert not ptxkeep.wanted("gcc", args, Options(registers="any"))
     assert not ptxkeep.wanted("gcc", args, Options(registers=64))
+    # a tuning database that gives one kernel cse@keep asks ptxas too; cse@64 does not
+    tuned = Options(registers="any", kernel_configs=((3, 9, "orig"), (10, 20, "cse@keep")))
+    assert ptxkeep.wanted("gcc", args, tuned)
+    assert not ptxkeep.wanted("gcc", args, replace(tuned, kernel_configs=((10, 20, "cse@64"),)))
     assert not ptxkeep.wanted("clang", args, KEEP)
     marker = ptxkeep.cache_marker("gcc", args, KEEP, ["gcc", "-O3", "-foffload=nvptx-none"])
     assert marker.startswith(ptxkeep.KEY) and marker.endswith("gcc -O3 -foffload=nvptx-none")
@@ -79,15 +80,16 @@ def test_worse_means_a_lost_step_or_more_spills(now, before, worse):
 def test_tighten_halves_the_values_held_then_keeps_as_written():
     facts: ptxkeep.Facts = {(10, 20): [40, None]}
     kernels = [
-        {"line": 12, "status": "rewritten", "registers": {"held": 6}},
-        {"line": 15, "status": "rewritten", "registers": {}},  # no cap yet
-        {"line": 30, "status": "rewritten", "registers": {"held": 6}},  # another entry
+        {"line": 12, "status": "rewritten", "registers": {"setting": "keep", "held": 6}},
+        {"line": 15, "status": "rewritten", "registers": {"setting": "keep"}},  # no cap yet
+        {"line": 30, "status": "rewritten", "registers": {"setting": "keep", "held": 6}},
         {"line": 18, "status": "unchanged"},
+        {"line": 19, "status": "rewritten", "registers": None},  # a database's cse: any
     ]
     assert ptxkeep._tighten(facts, [entry("e", 48)], kernels, last=False)
     assert facts[(12, 12)] == [None, 3]
     assert facts[(15, 15)] == [None, ptxkeep.FIRST_CAP]
-    assert (30, 30) not in facts and (18, 18) not in facts
+    assert not {(30, 30), (18, 18), (19, 19)} & set(facts)  # another entry; not ours
     assert ptxkeep._tighten(facts, [entry("e", 48)], kernels, last=True)
     assert facts[(12, 12)] == [None, -1] and facts[(15, 15)] == [None, -1]
     with_caps = ptxkeep._with(KEEP, facts)
@@ -113,7 +115,7 @@ def test_checked_rewrites_until_ptxas_finds_no_loss(monkeypatch, tmp_path):
     def rewrite(options: Options) -> Outcome:
         asked.append(options.kernel_registers)
         held = 8 if len(asked) == 1 else 4
-        kernel = {"line": 12, "status": "rewritten", "registers": {"held": held}}
+        kernel = {"line": 12, "status": "rewritten", "registers": {"setting": "keep", "held": held}}
         return Outcome(text=f"/* round {len(asked)} */", kernels=[kernel])
 
     out = ptxkeep.checked(["gcc"], src, KEEP, rewrite)
