@@ -12,6 +12,9 @@ from dataclasses import dataclass, field, replace
 
 from .frontend.preprocess import PreprocessOptions
 from .settings import (
+    ANY,
+    AUTO,
+    KEEP,
     Choice,
     Count,
     Flag,
@@ -60,8 +63,11 @@ EXACT_VARIANTS = frozenset(name for name, v in VARIANTS.items() if not v.fp_chan
 # a configuration may name a register budget after the variant: ``cse@keep`` is cse
 # within ``keep`` (Options.registers), ``accsat@64`` accsat within 64 registers a thread
 BUDGET_MARK = "@"
-# the register-budgeted candidates ``accsat tune --static`` adds to the variants
-BUDGETED: tuple[str, ...] = tuple(f"{name}{BUDGET_MARK}keep" for name in VARIANTS)
+# ``accsat tune --static``'s candidates: each variant with every load it can share, and
+# within the occupancy of the code as written
+BUDGETED: tuple[str, ...] = tuple(
+    f"{name}{BUDGET_MARK}{budget}" for budget in (ANY, KEEP) for name in VARIANTS
+)
 
 
 def variant(name: str) -> Variant:
@@ -214,9 +220,11 @@ class Options:
         name="ilp",
     )
     registers: str | int = setting(
-        "any",
-        "registers per thread the rewritten code may use: any, keep (no more than "
-        "the code as written) or a number",
+        AUTO,
+        "registers per thread the rewritten code may use: keep (no occupancy step lost "
+        "against the code as written), any, a number, or auto: keep where accsat-cc "
+        "compiles GPU code (gcc -foffload=nvptx-none, nvc -acc=gpu, clang "
+        "-fopenmp-targets=nvptx64...), any elsewhere",
         parse=Registers(),
         stage="codegen",
     )
@@ -245,6 +253,13 @@ class Options:
     # most values a kernel in those lines may hold at a time, None: no cap, -1: keep it
     # as written)
     kernel_registers: tuple[tuple[int, int, int | None, int | None], ...] = ()
+
+    def for_target(self, gpu: bool) -> Options:
+        """These options for a compile that makes GPU code (``gpu``) or not: ``auto``
+        becomes ``keep`` or ``any`` (toolchain.compilers.gpu_target says which)."""
+        if self.registers != AUTO:
+            return self
+        return replace(self, registers=KEEP if gpu else ANY)
 
     def for_config(self, config: str) -> Options:
         """These options for a kernel or build given ``config`` (a variant, with its

@@ -170,22 +170,23 @@ class Text:
 
 ANY = "any"  # the register budget: no limit
 KEEP = "keep"  # the register budget: no occupancy step lost against the code as written
+AUTO = "auto"  # keep where the compile makes GPU code (accsat-cc), else any
 
 
 @dataclass(frozen=True)
 class Registers:
-    """``any``, ``keep`` or a number of registers per thread."""
+    """``auto``, ``any``, ``keep`` or a number of registers per thread."""
 
-    metavar = "any|keep|N"
+    metavar = "auto|any|keep|N"
 
     def __call__(self, raw: object) -> str | int:
-        if isinstance(raw, str) and raw.strip().lower() in (ANY, KEEP):
+        if isinstance(raw, str) and raw.strip().lower() in (AUTO, ANY, KEEP):
             return raw.strip().lower()
         try:
             return Count(1)(raw)
         except ValueError:
             raise ValueError(
-                "is not a register budget (any, keep, or a number of registers per thread)"
+                "is not a register budget (auto, any, keep, or a number of registers per thread)"
             ) from None
 
 

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from ..egraph.graph import ENode
 from ..occupancy import BLOCK_THREADS, MAX_REGISTERS, step_limit
-from ..settings import ANY, KEEP, Registers
+from ..settings import ANY, AUTO, KEEP, Registers
 from ..ssa import ir
 from .placement import INLINE_ONLY, PlacementError, Plan, _Planner, make_plan, planner
 from .program import Point, Program, Use
@@ -39,9 +39,10 @@ class OverBudget(PlacementError):
 
 def parse(setting: object) -> str | int:
     """``any``, ``keep`` or a register count per thread (``Options.registers``; a count
-    above what a thread may have is ``any``)."""
+    above what a thread may have is ``any``, and so is ``auto`` where no compile said it
+    makes GPU code: ``Options.for_target``)."""
     value = Registers()(ANY if setting is None else setting)
-    return ANY if isinstance(value, int) and value > MAX_REGISTERS else value
+    return ANY if value == AUTO or isinstance(value, int) and value > MAX_REGISTERS else value
 
 
 def written_choice(program: Program) -> tuple[dict[int, ENode], dict[int, int]]:

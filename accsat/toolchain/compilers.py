@@ -157,6 +157,36 @@ def nvptx_target(args: list[str]) -> bool:
     return bool(targets) and "nvptx" in targets[-1] and "disable" not in targets[-1]
 
 
+def gpu_target(family: str, args: list[str]) -> bool:
+    """Whether a compile command line makes GPU code: gcc ``-foffload=nvptx-none``
+    (``nvptx_target``); clang ``-fopenmp-targets=`` naming nvptx or amdgcn, or
+    ``--offload-arch=``; nvc ``-acc`` (its default target is the GPU) or ``-acc=gpu``,
+    ``-mp=gpu``, ``-gpu=...``, ``-cuda``, unless a later ``-acc=host|multicore`` says
+    otherwise."""
+    if family == "gcc":
+        return nvptx_target(args)
+    if family == "clang":
+        return any(
+            a.startswith("--offload-arch=")
+            or a.startswith("-fopenmp-targets=")
+            and ("nvptx" in a or "amdgcn" in a)
+            for a in args
+        )
+    if family == "nvc":
+        gpu = False
+        for a in args:
+            if a in ("-acc", "-cuda") or a.startswith("-gpu="):
+                gpu = True
+            elif a.startswith(("-acc=", "-mp=")):
+                targets = a.split("=", 1)[1].split(",")
+                if "gpu" in targets:
+                    gpu = True
+                elif a.startswith("-acc=") and {"host", "multicore"} & set(targets):
+                    gpu = False
+        return gpu
+    return False
+
+
 @lru_cache(maxsize=8)
 def nvptx_offload(command: str) -> bool:
     """Whether ``command`` (a gcc) links an OpenACC program with nvptx offloading."""

@@ -105,8 +105,8 @@ OUT_NAME = "accsat-tune"
     default=None,
     metavar="LIST",
     help=f"configurations to compare; orig is always included; VARIANT@BUDGET is a "
-    f"variant within a register budget [default: {','.join(CONFIGS)}; with --static "
-    f"also {','.join(BUDGETED)}]",
+    f"variant within a register budget (any, keep, N) [default: {','.join(CONFIGS)}; "
+    f"with --static: orig,{','.join(BUDGETED)}]",
 )
 @click.option(
     "--static",
@@ -211,7 +211,7 @@ def tune(
     given = (
         variants
         if variants is not None
-        else ",".join((*CONFIGS, *(BUDGETED if static_only else ())))
+        else ",".join((ORIG, *BUDGETED) if static_only else CONFIGS)
     )
     configs = [ORIG, *(v for v in parse_variants(given) if v != ORIG)]
     exclude = (out_dir, db_path)

@@ -191,10 +191,12 @@ class Build:
 
             options, notes = tuned_options(self.cfg, options, src.path, text)
             self.notes += notes
+        from ..toolchain.compilers import gpu_target
         from ..toolchain.ptx import probe_command
         from . import ptxkeep
 
         family, args = self.inv.family, self.inv.args
+        options = options.for_target(gpu_target(family, args))
         probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
         k = key(
             preprocessed,

@@ -13,6 +13,7 @@ from accsat.toolchain.compilers import (
     Flags,
     family_of,
     flags_for,
+    gpu_target,
 )
 
 
@@ -64,3 +65,24 @@ def test_families_are_read_from_the_name_as_accsat_cc_reads_them():
 )
 def test_family(name, family, cxx):
     assert family_of(name) == (family, cxx)
+
+
+@pytest.mark.parametrize(
+    "family, args, gpu",
+    [
+        ("gcc", ["-fopenacc", "-foffload=nvptx-none"], True),
+        ("gcc", ["-fopenacc", "-foffload=nvptx-none", "-foffload=disable"], False),
+        ("gcc", ["-fopenacc"], False),  # gcc's default: host fallback unless asked
+        ("clang", ["-fopenmp", "-fopenmp-targets=nvptx64-nvidia-cuda"], True),
+        ("clang", ["-fopenmp", "--offload-arch=sm_80"], True),
+        ("clang", ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"], False),
+        ("nvc", ["-acc"], True),  # nvc's default OpenACC target is the GPU
+        ("nvc", ["-acc=gpu", "-gpu=cc80"], True),
+        ("nvc", ["-mp=gpu"], True),
+        ("nvc", ["-acc=host"], False),
+        ("nvc", ["-acc", "-acc=multicore"], False),  # the last one wins
+        ("nvc", ["-mp"], False),
+    ],
+)
+def test_gpu_target_reads_each_familys_spelling(family, args, gpu):
+    assert gpu_target(family, args) is gpu

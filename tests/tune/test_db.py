@@ -160,3 +160,35 @@ def test_rewrite_takes_the_database_too(project):
     )
     assert done.returncode == 2 and "not a tuning database" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_kernels_register_budget_reaches_its_rewrite_only(project):
+    """``cse@keep`` for the first construct: its kernel is rewritten within keep; the
+    second, given cse, has the build's own budget (any: no budget report)."""
+    database("cse@keep", "cse").save(project / "accsat-tune.json")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "accsat.cli",
+            "rewrite",
+            "two.c",
+            "--tune",
+            "accsat-tune.json",
+            "--registers",
+            "any",
+            "--report",
+            "r.jsonl",
+        ],
+        cwd=project,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    reports = {
+        k["line"]: k for k in map(json.loads, (project / "r.jsonl").read_text().splitlines())
+    }
+    stencil = next(k for line, k in reports.items() if STENCIL_LINE < line < SCALE_LINE)
+    scale = next(k for line, k in reports.items() if line > SCALE_LINE)
+    assert (stencil["registers"] or {}).get("setting") == "keep"
+    assert not scale.get("registers") and scale["variant"] == "cse"

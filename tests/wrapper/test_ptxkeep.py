@@ -184,3 +184,27 @@ def test_entries_of_other_files_lend_no_counts(monkeypatch, tmp_path):
 
     ptxkeep.checked(["gcc"], src, KEEP, rewrite)
     assert asked == [()]  # the model alone
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize(
+    "flags, setting, budget",
+    [
+        # the default, auto: keep where the compile makes GPU code (no device compiler
+        # is needed for -c: gcc only streams the offload code then)
+        (["-O2", "-fopenacc", "-foffload=nvptx-none"], None, "keep"),
+        (["-O2", "-fopenacc"], None, None),  # a host build: any, as before
+        (["-O2", "-fopenacc", "-foffload=nvptx-none"], "any", None),
+        (["-O2", "-fopenacc"], "keep", "keep"),
+    ],
+)
+def test_auto_keeps_occupancy_in_gpu_compiles_only(project, env, tmp_path, flags, setting, budget):
+    report = tmp_path / "report.jsonl"
+    extra = {"ACCSAT_REPORT": str(report)}
+    if setting:
+        extra["ACCSAT_REGISTERS"] = setting
+    got = wrap(project, env, "gcc", *flags, "-c", "k.c", "-o", "k.o", **extra)
+    assert got.returncode == 0, got.stderr
+    (kernel,) = [json.loads(line) for line in report.read_text().splitlines()]
+    assert kernel["status"] == "rewritten"
+    assert (kernel["registers"] or {}).get("setting") == budget
