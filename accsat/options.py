@@ -88,9 +88,12 @@ def split_config(config: str) -> tuple[str, str | int | None]:
     if not mark:
         return name, None
     try:
-        return name, Registers()(budget)
+        value = Registers()(budget)
     except ValueError as exc:
         raise ValueError(f"'{config}': '{budget}' {exc}") from None
+    if value == AUTO:  # a configuration says what it measured: keep or any, not "it depends"
+        raise ValueError(f"'{config}': a configuration names any, keep or N, not auto")
+    return name, value
 
 
 def check_config(config: str) -> None:

@@ -1,7 +1,7 @@
 """NPB-ACC on a GPU: build offloaded binaries here (gcc nvptx), time them on a GPU machine.
 
     python benchmarks/gpu_npb.py build --npb-root DIR --out gpu_bins \\
-        [--benchmarks BT,LU,SP] [--class W] [--configs orig,accsat,accsat:keep]
+        [--benchmarks BT,LU,SP] [--class W] [--configs orig,accsat@any,accsat@keep]
     python3 benchmarks/gpu_npb.py run --dir gpu_bins [--runs 3]
 
 ``build`` needs accsat, gcc-12-offload-nvptx and NPB-ACC; it makes one binary per
@@ -27,6 +27,9 @@ import sys
 import time
 from pathlib import Path
 
+from accsat.options import ORIG
+from accsat.sweep.accsat_cc import config_environment
+
 OFFLOAD = (
     "-O3 -fopenacc -foffload=nvptx-none "
     '-foffload-options=nvptx-none="-misa=sm_80 -Wa,--no-verify{}" -fgnu89-inline'
@@ -46,22 +49,19 @@ def build(args: argparse.Namespace) -> int:
     failed = 0
     for bench in args.benchmarks.split(","):
         for config in args.configs.split(","):
-            name = f"{bench}.{args.cls}.{config.replace(':', '-').replace('+', '_')}"
+            name = f"{bench}.{args.cls}.{config.replace('@', '-').replace('+', '_')}"
             tree = out / "trees" / name
             shutil.rmtree(tree, ignore_errors=True)
             shutil.copytree(
                 args.npb_root / bench, tree, ignore=shutil.ignore_patterns("*.o", "*.x")
             )
-            variant, _, registers = config.partition(":")
             env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
             cc = "gcc"
-            if variant != "orig":
+            if config != ORIG:
                 cc = "accsat-cc gcc"
-                env.update(
-                    ACCSAT_VARIANT=variant,
-                    ACCSAT_REGISTERS=registers or "any",
-                    ACCSAT_REPORT=str(out / f"{name}.kernels.jsonl"),
-                )
+                env["ACCSAT_REGISTERS"] = "any"  # unless the config names a budget
+                env.update(config_environment(config))
+                env["ACCSAT_REPORT"] = str(out / f"{name}.kernels.jsonl")
             make = [
                 "make",
                 f"CC={cc}",
@@ -155,7 +155,7 @@ def main() -> int:
     b.add_argument("--out", type=Path, required=True)
     b.add_argument("--benchmarks", default="BT,LU,SP")
     b.add_argument("--class", dest="cls", default="W")
-    b.add_argument("--configs", default="orig,accsat,accsat:keep")
+    b.add_argument("--configs", default="orig,accsat@any,accsat@keep")
     r = sub.add_parser("run")
     r.add_argument("--dir", type=Path, required=True)
     r.add_argument("--runs", type=int, default=3)

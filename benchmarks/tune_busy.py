@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 from accsat.options import ORIG, TUNED
+from accsat.sweep.accsat_cc import config_environment
 from accsat.sweep.cells import Cell, split_list
 from accsat.toolchain.compilers import Compiler, flags_for
 from npb_harness.build import make_commands
@@ -118,7 +119,7 @@ def build_as_a_user(args, bench: str, config: str, db: Path, dest: Path) -> Path
     if config == TUNED:
         env.update(ACCSAT_TUNE=str(db), ACCSAT_BUILD_DIR=str(src))
     elif config != ORIG:
-        env["ACCSAT_VARIANT"] = config
+        env.update(config_environment(config))
     line = make_line(ORIG if config == ORIG else TUNED, args.cls, args.make_jobs)
     with open(dest / "build.log", "w") as out:
         subprocess.run(line, shell=True, cwd=src, env=env, stdout=out, stderr=subprocess.STDOUT,

@@ -54,7 +54,9 @@ def common_sweep_options(f):
             default=",".join(CONFIGS),
             show_default=True,
             metavar="LIST",
-            help="orig (the plain compiler) and accsat variants; orig is always included",
+            help="orig (the plain compiler) and accsat variants, each optionally within a "
+            "register budget (cse@keep, accsat@64); tuned: accsat tune's per-kernel choice "
+            "(npb only); orig is always included",
         ),
         click.option(
             "--runs",

@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..fileio import save_figure
-from ..options import ORIG, VARIANTS
+from ..options import BUDGET_MARK, ORIG, VARIANTS
+from ..settings import ANY
 from .results import (
     BUILD_FAILED,
     COMPILER_NOT_FOUND,
@@ -32,6 +33,21 @@ from .results import (
 _PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
 _COLOURS = dict(zip(VARIANTS, _PALETTE, strict=False))
 _ORIG_COLOUR = "#8C8C8C"
+
+
+def colour(config: str, default: str | None = _ORIG_COLOUR) -> str | None:
+    """A configuration's colour: its variant's; lighter within a register budget other
+    than any (``cse@keep``: cse's, mixed half with white); ``default`` for the rest."""
+    name, mark, budget = config.partition(BUDGET_MARK)
+    base = _COLOURS.get(name)
+    if base is None:
+        return default
+    if not mark or budget == ANY:
+        return base
+    rgb = [int(base[i : i + 2], 16) for i in (1, 3, 5)]
+    return "#" + "".join(f"{(c + 255) // 2:02X}" for c in rgb)
+
+
 _SHORT = {
     VERIFICATION_FAILED: "verif.",
     BUILD_FAILED: "build",
@@ -118,7 +134,7 @@ def speedup_png(results: list[Result], path: Path, size_label: str = "class") ->
                 hs,
                 width,
                 label=v,
-                color=_COLOURS.get(v),
+                color=colour(v, None),
                 hatch=hatches,
                 edgecolor="white",
                 linewidth=0,
@@ -182,7 +198,7 @@ def ptx_png(totals: dict[tuple[str, str, str], dict[str, float]], path: Path) ->
                     value = value / base
                 xs.append(j + (i - (len(variants) - 1) / 2) * width)
                 hs.append(value)
-            bars = ax.bar(xs, hs, width, label=v, color=_COLOURS.get(v, _ORIG_COLOUR))
+            bars = ax.bar(xs, hs, width, label=v, color=colour(v))
             ax.bar_label(bars, fmt="%.2f" if relative else "%d", fontsize=6, rotation=90, padding=1)
         ax.set_xticks(range(len(series)), [f"{b} {s}" for b, s in series])
         ax.set_title(title, fontsize=9)
@@ -245,7 +261,7 @@ def loads_registers_png(series: dict[str, tuple[Totals, Drops]], path: Path) -> 
                     [t["loads"] / base["loads"]],
                     marker=_BUDGET_MARKERS[n % len(_BUDGET_MARKERS)],
                     markersize=8,
-                    color=_COLOURS.get(v, _ORIG_COLOUR),
+                    color=colour(v),
                     markeredgecolor="#C44E52" if lost else "white",
                     linestyle="none",
                     # the legend carries the losses: points of two budgets often coincide

@@ -18,7 +18,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..occupancy import occupancy
-from ..options import ORIG
+from ..options import BUDGET_MARK, ORIG
 from ..toolchain import records
 from ..toolchain.ptx import (
     analyse,
@@ -196,7 +196,10 @@ def totals(results: list[Result]) -> dict[tuple[str, str, str], dict[str, float]
 
 
 def registers_label(results: list[Result]) -> str:
-    """The register budget the run's variants were rewritten under (``any``: none said)."""
+    """The register budget the run's variants were rewritten under (``any``: none said;
+    ``as named`` where the configurations name their own: ``cse@keep``)."""
+    if any(BUDGET_MARK in r.cell.variant for r in results):
+        return "as named"
     seen = [
         e["budget"]
         for r in results
@@ -211,8 +214,9 @@ def ptx_table(results: list[Result]) -> str:
     """The terminal table: one line per benchmark and variant."""
     t = totals(results)
     lower = drops(results)
+    w = max([9, *(len(v) for _, _, v in t), *(len(r.cell.variant) for r in results)])
     head = (
-        f"{'bench':6} {'class':5} {'variant':9} {'entries':>7} {'regs':>6} {'maxreg':>6} "
+        f"{'bench':6} {'class':5} {'variant':{w}} {'entries':>7} {'regs':>6} {'maxreg':>6} "
         f"{'spill B':>8} {'ld':>7} {'st':>7} {'fma':>7} {'instr':>8} {'occ<orig':>8} "
         f"{'@block':>6}"
     )
@@ -220,7 +224,7 @@ def ptx_table(results: list[Result]) -> str:
     for (b, s, v), x in t.items():
         at128, at_block = lower.get((b, s, v), ("-", "-"))
         lines.append(
-            f"{b:6} {s:5} {v:9} {x['entries']:7d} {x['registers']:6d} "
+            f"{b:6} {s:5} {v:{w}} {x['entries']:7d} {x['registers']:6d} "
             f"{x['max_registers']:6d} {x['spill_bytes']:8d} {x['loads']:7d} "
             f"{x['stores']:7d} {x['fma']:7d} {x['instructions']:8d} {at128:>8} "
             f"{at_block:>6}"
@@ -232,6 +236,6 @@ def ptx_table(results: list[Result]) -> str:
     failed = [r for r in results if not r.ok]
     for r in failed:
         lines.append(
-            f"{r.cell.benchmark:6} {r.cell.size:5} {r.cell.variant:9} {r.status}: {r.message}"
+            f"{r.cell.benchmark:6} {r.cell.size:5} {r.cell.variant:{w}} {r.status}: {r.message}"
         )
     return "\n".join(lines)

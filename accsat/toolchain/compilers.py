@@ -157,14 +157,20 @@ def nvptx_target(args: list[str]) -> bool:
     return bool(targets) and "nvptx" in targets[-1] and "disable" not in targets[-1]
 
 
-def gpu_target(family: str, args: list[str]) -> bool:
-    """Whether a compile command line makes GPU code: gcc ``-foffload=nvptx-none``
-    (``nvptx_target``); clang ``-fopenmp-targets=`` naming nvptx or amdgcn, or
-    ``--offload-arch=``; nvc ``-acc`` (its default target is the GPU) or ``-acc=gpu``,
-    ``-mp=gpu``, ``-gpu=...``, ``-cuda``, unless a later ``-acc=host|multicore`` says
-    otherwise."""
+def gpu_target(family: str, args: list[str], command: str = "") -> bool:
+    """Whether a compile command line makes GPU code.
+
+    gcc: the last ``-foffload=`` names nvptx; without one, an OpenACC or OpenMP compile
+    by a gcc that offloads by default to an installed nvptx compiler (Debian's gcc 12
+    with gcc-12-offload-nvptx: ``default_nvptx``). clang: ``-fopenmp-targets=`` naming
+    nvptx or amdgcn, or ``--offload-arch=``. nvc: the last ``-acc`` (its default target
+    is the GPU) or ``-acc=`` naming gpu, or the last ``-mp=`` naming gpu, or ``-cuda``;
+    ``-gpu=`` only sets GPU options."""
     if family == "gcc":
-        return nvptx_target(args)
+        if any(a.startswith("-foffload=") for a in args):
+            return nvptx_target(args)
+        parallel = any(a in ("-fopenacc", "-fopenmp") for a in args)
+        return parallel and bool(command) and default_nvptx(command)
     if family == "clang":
         return any(
             a.startswith("--offload-arch=")
@@ -173,18 +179,39 @@ def gpu_target(family: str, args: list[str]) -> bool:
             for a in args
         )
     if family == "nvc":
-        gpu = False
+        acc = mp = False
         for a in args:
-            if a in ("-acc", "-cuda") or a.startswith("-gpu="):
-                gpu = True
-            elif a.startswith(("-acc=", "-mp=")):
-                targets = a.split("=", 1)[1].split(",")
-                if "gpu" in targets:
-                    gpu = True
-                elif a.startswith("-acc=") and {"host", "multicore"} & set(targets):
-                    gpu = False
-        return gpu
+            if a == "-acc":
+                acc = True
+            elif a.startswith("-acc="):
+                acc = "gpu" in a.split("=", 1)[1].split(",")
+            elif a == "-mp" or a.startswith("-mp="):
+                mp = "gpu" in a.partition("=")[2].split(",")
+        return acc or mp or "-cuda" in args
     return False
+
+
+@lru_cache(maxsize=8)
+def default_nvptx(command: str) -> bool:
+    """Whether gcc ``command`` offloads to nvptx without being asked: configured with
+    nvptx among its default offload targets, and that target's compiler installed."""
+    try:
+        done = process.capture([*command.split(), "-v"], timeout=30)
+        prog = process.capture(
+            [*command.split(), "-print-prog-name=accel/nvptx-none/mkoffload"], timeout=30
+        )
+    except OSError:
+        return False
+    config = done.err + done.out
+    names = re.search(r"OFFLOAD_TARGET_NAMES=(\S+)", config)
+    path = prog.out.strip()
+    return (
+        "OFFLOAD_TARGET_DEFAULT=1" in config
+        and names is not None
+        and "nvptx" in names.group(1)
+        and os.path.isabs(path)
+        and os.access(path, os.X_OK)
+    )
 
 
 @lru_cache(maxsize=8)

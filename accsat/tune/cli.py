@@ -61,7 +61,7 @@ from .choose import (
 from .db import Database, Entry
 from .plot import tune_png
 from .static import STATIC_ROUND
-from .suite import BUILD_LOG, OUT_MARKER, TuneSuite, tree_fingerprint
+from .suite import BUILD_LOG, NO_FIGURES, OUT_MARKER, TuneSuite, tree_fingerprint
 
 DB_NAME = "accsat-tune.json"
 # checks at most: the choice; the uniform configuration that beat it; orig for every
@@ -114,7 +114,8 @@ OUT_NAME = "accsat-tune"
     is_flag=True,
     help="choose from the device code alone, for machines that cannot time the GPU: "
     "loads, registers, occupancy and spills (gcc's nvptx offload compiler and ptxas "
-    "needed; docs/accsat-cc.md)",
+    "needed; docs/accsat-cc.md); builds each configuration once and runs tuned once "
+    "with --run (--runs and --max-runs do not apply)",
 )
 @click.option(
     "--runs",
@@ -332,7 +333,7 @@ def _tune_static(
         if not r.ok:
             click.echo(f"accsat tune: {r.cell.variant} left out: {r.message}", err=True)
     by_config = {r.cell.variant: static.views(r.extra["static"]) for r in results if r.ok}
-    chosen = static.choices(by_config)
+    chosen = static.choices(by_config, static.listed(orig.extra["static"]))
     database = _database(suite, chosen, [])
     database.info["static"] = "loads within orig's occupancy (accsat tune --static)"
     database.save(candidate)
@@ -453,6 +454,8 @@ def _failed(orig: Result, hint: str = "") -> str:
     log = orig.extra.get("log")
     if not log:
         return f"orig did not pass ({orig.status}: {orig.message}); {fix}"
+    if orig.message.startswith(NO_FIGURES):  # the build passed: what it lacks, no log
+        return f"orig did not pass ({orig.status}: {orig.message}); see {log}"
     text = f"orig did not pass ({orig.status}); {fix}"
     lines = [ln for ln in process.tail(Path(log), 4000).splitlines() if ln.strip()][-10:]
     more = [hint] if hint and Path(log).name == BUILD_LOG else []

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..fileio import save_figure
 from ..options import ORIG, TUNED
-from ..sweep.plot import _COLOURS, _pyplot
+from ..sweep.plot import _pyplot, colour
 from ..sweep.results import Result
 from .choose import Choice, kernel_seconds, median, times
 
@@ -87,7 +87,7 @@ def tune_png(
             hs,
             width,
             label=v,
-            color=_COLOURS.get(v),
+            color=colour(v, None),
             hatch=hatches,
             edgecolor="white",
             linewidth=0,
@@ -154,7 +154,7 @@ def _legend(variants: list[str], hatched: bool) -> list:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles: list[Patch | Line2D] = [Patch(color=_COLOURS.get(v), label=v) for v in variants]
+    handles: list[Patch | Line2D] = [Patch(color=colour(v, None), label=v) for v in variants]
     if hatched:
         handles.append(
             Patch(
@@ -210,11 +210,7 @@ def _programs(ax, results: list[Result]) -> None:
             names.append(r.cell.variant)
             values.append(base / m)
             labels.append(f"{base / m:.3f}" + (f" (wall {wall / w:.3f})" if by_kernels else ""))
-            colours.append(
-                _TUNED_COLOUR
-                if r.cell.variant == TUNED
-                else _COLOURS.get(r.cell.variant, "#8C8C8C")
-            )
+            colours.append(_TUNED_COLOUR if r.cell.variant == TUNED else colour(r.cell.variant))
     bars = ax.bar(names, values, color=colours)
     ax.bar_label(bars, labels=labels, fontsize=7, padding=1)
     ax.axhline(1.0, color="black", linewidth=0.8)

@@ -31,7 +31,7 @@ from .choose import NOT_REWRITTEN, Choice, Key
 
 STATIC_ROUND = "static"  # the cells of a static tuning: a build and its figures, no run
 # why orig was kept (the table's and choice.csv's codes)
-LOSES, NO_SAVING = "loses occupancy", "no load saved"
+LOSES, NO_SAVING, NO_FIGURES = "loses occupancy", "no load saved", "no figures"
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,23 @@ def views(rows: list[dict]) -> dict[Key, View]:
     return out
 
 
+def listed(rows: list[dict]) -> dict[Key, tuple[str, str]]:
+    """Every construct of one build's rows, with its kind and why it has no view ('' when
+    it has one: see ``views``)."""
+    out: dict[Key, tuple[str, str]] = {}
+    for r in rows:
+        try:
+            key = (str(r["file"]), int(r["line"]), str(r["hash"]))
+        except (KeyError, TypeError, ValueError):
+            continue
+        why = str(r.get("why") or "") if r.get("entry") is None else ""
+        if r.get("entry") is not None and not r.get("registers"):
+            why = "ptxas gave no register count"
+        kind, before = out.get(key, (str(r.get("construct", "")), ""))
+        out[key] = (kind, before or why)
+    return out
+
+
 def choose_static(key: Key, by_config: dict[str, View]) -> Choice:
     """The configuration for one construct (``by_config``: its view in every build that
     has one, orig's among them, in the order of ``--variants``), by the module's model."""
@@ -143,11 +160,21 @@ def _saving(orig: View, v: View) -> str:
     )
 
 
-def choices(by_config: dict[str, dict[Key, View]]) -> list[Choice]:
-    """Per construct orig has a view of, the choice (``by_config`` in ``--variants``
-    order, orig first)."""
+def choices(
+    by_config: dict[str, dict[Key, View]], every: dict[Key, tuple[str, str]]
+) -> list[Choice]:
+    """Per construct of orig's build (``every``: ``listed``), the choice (``by_config``
+    in ``--variants`` order, orig first); one without orig's figures keeps orig, so that
+    the database leaves no construct to the default variant."""
     out = []
-    for key in sorted(by_config.get(ORIG, {})):
+    orig = by_config.get(ORIG, {})
+    for key in sorted(set(every) | set(orig)):
+        if key not in orig:
+            kind, why = every[key]
+            file, line, hash_ = key
+            ident = (constructs.kernel_id(file, line), file, line, hash_, kind)
+            out.append(Choice(*ident, ORIG, None, None, why or "no figures", kept=NO_FIGURES))
+            continue
         here = {c: v[key] for c, v in by_config.items() if key in v}
         out.append(choose_static(key, here))
     return out

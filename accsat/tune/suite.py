@@ -43,6 +43,7 @@ from .static import STATIC_ROUND
 TUNE_VERSION = "2"  # of this suite's builds and runs: part of every fingerprint
 BUILD_LOG = "build.log"  # a configuration's --clean and --build output
 STATIC_FILE = "static.jsonl"  # a build's device code figures (ACCSAT_STATIC)
+NO_FIGURES = "no device code figures"  # how a static build without them fails
 # the user's settings that would change what a configuration is; ours replace them
 _OURS = (
     "ACCSAT_VARIANT",
@@ -109,8 +110,10 @@ class TuneSuite:
         }
         if settings:
             key["settings"] = settings
-        if self.static:
-            key["static"] = True
+        if self.static:  # the figures come from ptxas: another one, other figures
+            from ..toolchain.ptx import ptxas_version
+
+            key["static"] = ptxas_version() or "no ptxas"
         if cell.variant == TUNED:
             from .db import load
 
@@ -179,6 +182,10 @@ class TuneSuite:
                     "message": f"--{what} exit status {done.returncode} "
                     f"({_last_line(log)}; see {log})",
                 }
+        if self.static:
+            lacking = _no_figures(figures)
+            if lacking:
+                return {**record, "status": BUILD_FAILED, "message": lacking}
         return {**record, "ok": True, "artifact": str(work), "message": ""}
 
     def run(self, cell: Cell, build: dict, folder: Path) -> Result:
@@ -218,15 +225,7 @@ class TuneSuite:
         )
 
     def _figures(self, cell: Cell, build: dict) -> Result:
-        found = list(read_jsonl(Path(build["static"]))) if build.get("static") else []
-        if not found:
-            return Result(
-                cell,
-                BUILD_FAILED,
-                "the build recorded no device code figures (accsat-cc needs gcc's nvptx "
-                "offload compiler and ptxas on the PATH; see the build log)",
-                extra={"log": build.get("log", "")},
-            )
+        found = list(read_jsonl(Path(build["static"])))
         return Result(cell, OK, verified=None, extra={"static": found})
 
     def _failure(self, done: process.Finished, out: Path) -> tuple[str, str] | None:
@@ -297,6 +296,24 @@ def _skipped(path: Path, skip: set[Path]) -> bool:
         path.name == NOT_COPIED
         or path.resolve() in skip
         or (path.is_dir() and not path.is_symlink() and (path / OUT_MARKER).exists())
+    )
+
+
+def _no_figures(path: Path) -> str:
+    """Why a static build's rows (ACCSAT_STATIC) hold no device entry at all; '' when
+    some do."""
+    rows = list(read_jsonl(path))
+    if any(r.get("entry") is not None and r.get("registers") for r in rows):
+        return ""
+    whys = sorted({str(r.get("why")) for r in rows if r.get("why")})
+    if not rows:
+        return (
+            f"{NO_FIGURES}: accsat-cc recorded none (does --build compile "
+            'through accsat-cc, CC="accsat-cc gcc"?)'
+        )
+    return (
+        f"{NO_FIGURES} ({'; '.join(whys) or 'ptxas gave no register count'}): "
+        "--static needs gcc's nvptx offload compiler and ptxas on the PATH"
     )
 
 

@@ -196,12 +196,13 @@ class Build:
         from . import ptxkeep
 
         family, args = self.inv.family, self.inv.args
-        options = options.for_target(gpu_target(family, args))
+        options = options.for_target(gpu_target(family, args, self.inv.compiler))
         probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
         k = key(
             preprocessed,
             text,
-            options_key(options) + ptxkeep.cache_marker(family, args, options, probe),
+            options_key(options)
+            + ptxkeep.cache_marker(family, args, options, probe, self.inv.compiler),
             self.cfg.cache_dir,
         )
         if self.cache is not None:
@@ -217,7 +218,7 @@ class Build:
             self.count("misses")
             self.log("miss", f"{src.path} key={k}")
         t = time.perf_counter()
-        if ptxkeep.wanted(family, args, options):
+        if ptxkeep.wanted(family, args, options, self.inv.compiler):
             result = ptxkeep.checked(
                 probe,
                 path,

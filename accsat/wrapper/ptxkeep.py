@@ -31,7 +31,7 @@ from pathlib import Path
 from ..occupancy import lost
 from ..options import ORIG, Options, split_config
 from ..settings import KEEP
-from ..toolchain.compilers import nvptx_target
+from ..toolchain.compilers import gpu_target
 from ..toolchain.ptx import Entry, probe, ptxas_version
 from .rewrite import Outcome
 
@@ -40,13 +40,14 @@ KEY = "ptxas-checked"  # added to the cache key of a checked outcome
 FIRST_CAP = 16  # values held at most after a first loss, where the plan had no cap
 
 
-def wanted(family: str, args: list[str], options: Options) -> bool:
+def wanted(family: str, args: list[str], options: Options, command: str = "") -> bool:
     """The setting is ``keep`` (for the file, or for a kernel a tuning database gives
-    ``VARIANT@keep``), the compile is gcc's with nvptx device code, ptxas is here."""
+    ``VARIANT@keep``), the compile is gcc's with nvptx device code (``command``: the
+    gcc, for one that offloads by default), ptxas is here."""
     return (
         _keeps(options)
         and family == "gcc"
-        and nvptx_target(args)
+        and gpu_target(family, args, command)
         and shutil.which("ptxas") is not None
     )
 
@@ -69,13 +70,12 @@ def checked(
 ) -> Outcome:
     """``rewrite(options)`` with ptxas's counts and checks (module docstring);
     ``command``: the user's compile as a probe (toolchain.ptx.probe_command)."""
-    include = ["-iquote", str(source.resolve().parent)]  # the rewrite's "..." includes
     with tempfile.TemporaryDirectory(prefix="accsat-ptx-") as tmp:
         work = Path(tmp)
         alone = _probe(command, source, work / "written")
         if alone is None:  # it does not build alone: the model alone, and nothing cached
             return _unchecked(rewrite(options))
-        written = _ours(alone, source)
+        written = ours(alone, source)
         facts: Facts = {
             (e.location.first, e.location.last): [e.registers, None]
             for e in written
@@ -88,13 +88,10 @@ def checked(
         for n in range(ROUNDS + 1):
             if outcome.error is not None or not outcome.rewritten:
                 return outcome
-            printed = work / f"round{n}" / source.name
-            printed.parent.mkdir()
-            printed.write_text(outcome.text or "", encoding="utf-8", errors="surrogateescape")
-            now = _probe([*command, *include], printed, printed.parent)
+            now = probe_text(command, source, outcome.text or "", work / f"round{n}")
             if now is None:  # the rewrite did not build alone: no verdict, and none cached
                 return _unchecked(outcome)
-            lost = [e for e in _ours(now, source) if _worse(e, by_name.get(e.name))]
+            lost = [e for e in ours(now, source) if _worse(e, by_name.get(e.name))]
             if not lost:
                 return outcome
             if not _tighten(facts, lost, outcome.kernels, last=n == ROUNDS):
@@ -108,7 +105,17 @@ def _probe(command: list[str], source: Path, work: Path) -> list[Entry] | None:
     return probe(command, source, work)
 
 
-def _ours(entries: list[Entry], source: Path) -> list[Entry]:
+def probe_text(command: list[str], source: Path, text: str, work: Path) -> list[Entry] | None:
+    """The device entries of ``text`` built in ``source``'s place (in ``work``, a new
+    folder, under the source's name; its ``"..."`` includes found beside the source, as
+    the real compile finds them): toolchain.ptx.probe."""
+    printed = work / source.name
+    work.mkdir(parents=True)
+    printed.write_text(text, encoding="utf-8", errors="surrogateescape")
+    return probe([*command, "-iquote", str(source.resolve().parent)], printed, work)
+
+
+def ours(entries: list[Entry], source: Path) -> list[Entry]:
     """The entries compiled from ``source`` itself (not from a header's lines)."""
     return [
         e
@@ -163,9 +170,11 @@ def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -
     return changed
 
 
-def cache_marker(family: str, args: list[str], options: Options, probe: list[str]) -> str:
+def cache_marker(
+    family: str, args: list[str], options: Options, probe: list[str], command: str = ""
+) -> str:
     """What the cache key adds for a checked outcome ('' when not checked): the probe's
     command (the user's flags, -O and -foffload-options among them) and ptxas's version."""
-    if not wanted(family, args, options):
+    if not wanted(family, args, options, command):
         return ""
     return f"{KEY}:{ptxas_version()}:{' '.join(probe)}"

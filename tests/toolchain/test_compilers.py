@@ -72,7 +72,7 @@ def test_family(name, family, cxx):
     [
         ("gcc", ["-fopenacc", "-foffload=nvptx-none"], True),
         ("gcc", ["-fopenacc", "-foffload=nvptx-none", "-foffload=disable"], False),
-        ("gcc", ["-fopenacc"], False),  # gcc's default: host fallback unless asked
+        ("gcc", ["-fopenacc"], False),  # no command to ask whether it offloads by default
         ("clang", ["-fopenmp", "-fopenmp-targets=nvptx64-nvidia-cuda"], True),
         ("clang", ["-fopenmp", "--offload-arch=sm_80"], True),
         ("clang", ["-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu"], False),
@@ -82,7 +82,45 @@ def test_family(name, family, cxx):
         ("nvc", ["-acc=host"], False),
         ("nvc", ["-acc", "-acc=multicore"], False),  # the last one wins
         ("nvc", ["-mp"], False),
+        ("nvc", ["-acc=multicore", "-gpu=cc80"], False),  # -gpu= only sets GPU options
+        ("nvc", ["-mp", "-gpu=cc80"], False),
+        ("nvc", ["-mp=gpu", "-mp"], False),
     ],
 )
 def test_gpu_target_reads_each_familys_spelling(family, args, gpu):
     assert gpu_target(family, args) is gpu
+
+
+def fake_gcc(folder, config: str, mkoffload: bool) -> str:
+    """A gcc that says ``config`` for -v and finds (or not) an nvptx mkoffload."""
+    tool = folder / "mkoffload"
+    tool.write_text("#!/bin/sh\n")
+    tool.chmod(0o755)
+    found = tool if mkoffload else "accel/nvptx-none/mkoffload"
+    gcc = folder / "gcc"
+    gcc.write_text(
+        '#!/bin/sh\ncase "$1" in\n'
+        f'  -v) echo "Configured with: ... {config}" >&2 ;;\n'
+        f"  -print-prog-name=*) echo {found} ;;\nesac\n"
+    )
+    gcc.chmod(0o755)
+    return str(gcc)
+
+
+@pytest.mark.parametrize(
+    "config, mkoffload, gpu",
+    [
+        ("OFFLOAD_TARGET_NAMES=nvptx-none:amdgcn-amdhsa OFFLOAD_TARGET_DEFAULT=1", True, True),
+        ("OFFLOAD_TARGET_NAMES=nvptx-none:amdgcn-amdhsa OFFLOAD_TARGET_DEFAULT=1", False, False),
+        ("OFFLOAD_TARGET_NAMES=nvptx-none", True, False),  # offloads only when asked
+        ("OFFLOAD_TARGET_NAMES=amdgcn-amdhsa OFFLOAD_TARGET_DEFAULT=1", True, False),
+    ],
+)
+def test_a_gcc_that_offloads_by_default_makes_gpu_code_unless_told_otherwise(
+    tmp_path, config, mkoffload, gpu
+):
+    """Debian's gcc 12 with gcc-12-offload-nvptx: plain -fopenacc runs nvptx mkoffload."""
+    gcc = fake_gcc(tmp_path, config, mkoffload)
+    assert gpu_target("gcc", ["-O3", "-fopenacc"], gcc) is gpu
+    assert gpu_target("gcc", ["-O3"], gcc) is False  # no OpenACC or OpenMP: no device code
+    assert gpu_target("gcc", ["-fopenacc", "-foffload=disable"], gcc) is False

@@ -7,10 +7,12 @@ import pytest
 from accsat.tune.choose import NOT_REWRITTEN
 from accsat.tune.static import (
     LOSES,
+    NO_FIGURES,
     NO_SAVING,
     View,
     choices,
     choose_static,
+    listed,
     static_rows,
     totals,
     views,
@@ -101,7 +103,7 @@ def test_tables_count_losses_against_orig():
         "cse": {KEY: view(66, 134)},
         "cse@keep": {KEY: view(312, 40)},
     }
-    chosen = choices(by_config)
+    chosen = choices(by_config, {})
     assert [c.config for c in chosen] == ["cse@keep"]
     assert [(t["config"], t["loads"], t["lost"]) for t in totals(by_config)] == [
         ("orig", 396, 0),
@@ -115,3 +117,29 @@ def test_tables_count_losses_against_orig():
         ("cse@keep", True, False),
     ]
     assert rows[1]["occupancy_128"] == 0.188  # 134 registers: 3 blocks of 4 warps of 64
+
+
+def test_a_construct_without_figures_keeps_orig_and_says_why():
+    """A host construct (no device entry), a source that did not build alone: each in
+    the database as orig, so that no construct is left to the default variant."""
+    rows = [
+        {"file": "k.c", "line": 3, "hash": "a", "construct": "acc parallel loop",
+         "entry": "k$0", "registers": 40, "loads": 9, "instructions": 20, "spill": 0},
+        {"file": "k.c", "line": 9, "hash": "b", "construct": "omp parallel for",
+         "entry": None, "why": "no device code (a host construct)"},
+        {"file": "k.c", "line": 12, "hash": "c", "construct": "acc kernels",
+         "entry": "k$1", "registers": None},
+    ]  # fmt: skip
+    every = listed(rows)
+    assert every[("k.c", 9, "b")] == ("omp parallel for", "no device code (a host construct)")
+    assert every[("k.c", 12, "c")][1] == "ptxas gave no register count"
+    assert every[("k.c", 3, "a")][1] == ""
+    got = {c.line: c for c in choices({"orig": views(rows)}, every)}
+    assert sorted(got) == [3, 9, 12]
+    assert (got[9].config, got[9].kept, got[9].construct) == (
+        "orig",
+        NO_FIGURES,
+        "omp parallel for",
+    )
+    assert got[12].reason == "ptxas gave no register count"
+    assert got[3].kept == NOT_REWRITTEN  # only orig: nothing else compiles to other figures

@@ -19,7 +19,7 @@ from accsat.options import BUDGETED
 from accsat.toolchain.compilers import OFFLOAD_FLAGS
 from accsat.tune.db import load
 
-from .conftest import CC, STENCIL_LINE, needs_gcc
+from .conftest import CC, SCALE_LINE, STENCIL_LINE, needs_gcc
 
 # what each configuration compiles to, per construct: (loads, registers); "k.c:9" is
 # not rewritten by any. The budgeted cse keeps orig's occupancy (40 registers: 75 % at
@@ -136,12 +136,28 @@ def test_run_is_needed_unless_static_and_a_failed_check_writes_no_database(fake)
     assert done.returncode == 2 and "unknown config 'cse@many'" in done.stderr
 
 
-def test_a_build_without_figures_says_what_is_missing(fake):
-    (fake / "build.py").write_text("pass\n")
+NO_PTXAS = """\
+import json, os
+with open(os.environ["ACCSAT_STATIC"], "a") as out:
+    out.write(json.dumps(dict(file="k.c", line=3, hash="h3", construct="acc parallel loop",
+        entry=None, why="no ptxas on the PATH")) + "\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    "build, said",
+    [
+        ("pass\n", "accsat-cc recorded none (does --build compile through accsat-cc"),
+        (NO_PTXAS, "(no ptxas on the PATH): --static needs gcc's nvptx offload compiler and ptxas"),
+    ],
+)
+def test_a_build_without_figures_says_what_is_missing(fake, build, said):
+    (fake / "build.py").write_text(build)
     done = tune_static(fake)
     assert done.returncode == 1
-    assert "no device code figures" in done.stderr and "ptxas" in done.stderr
-    assert "Traceback" not in done.stderr
+    assert "orig did not pass (build failed: no device code figures" in done.stderr
+    assert said in done.stderr and "Traceback" not in done.stderr
+    assert "--root" not in done.stderr  # the build passed: no hint about what it reaches
 
 
 @needs_gcc
@@ -162,8 +178,10 @@ def test_accsat_cc_records_the_device_code_of_each_construct(project):
     assert done.returncode == 0, done.stderr
     found = [json.loads(line) for line in figures.read_text().splitlines()]
     assert [(r["file"], r["line"], r["construct"]) for r in found] == [
-        ("two.c", STENCIL_LINE, "acc parallel loop")
+        ("two.c", STENCIL_LINE, "acc parallel loop"),
+        ("two.c", SCALE_LINE, "omp parallel for"),
     ]
-    r = found[0]
+    r, host = found
+    assert host["entry"] is None and host["why"] == "no device code (a host construct)"
     assert r["registers"] > 0 and r["loads"] > 0 and r["spill"] == 0
     assert occupancy(r["registers"], r["block"]) > 0

@@ -15,7 +15,7 @@ def test_a_config_is_a_variant_and_maybe_a_budget(config, parts):
     assert split_config(config) == parts
 
 
-@pytest.mark.parametrize("config", ["fast", "cse@", "cse@many", "cse@0", "@keep"])
+@pytest.mark.parametrize("config", ["fast", "cse@", "cse@many", "cse@0", "@keep", "cse@auto"])
 def test_an_unknown_config_is_one_line_naming_the_choices(config):
     with pytest.raises(ValueError) as exc:
         check_config(config)

@@ -193,9 +193,9 @@ def test_entries_of_other_files_lend_no_counts(monkeypatch, tmp_path):
         # the default, auto: keep where the compile makes GPU code (no device compiler
         # is needed for -c: gcc only streams the offload code then)
         (["-O2", "-fopenacc", "-foffload=nvptx-none"], None, "keep"),
-        (["-O2", "-fopenacc"], None, None),  # a host build: any, as before
+        (["-O2", "-fopenacc", "-foffload=disable"], None, None),  # a host build: any
         (["-O2", "-fopenacc", "-foffload=nvptx-none"], "any", None),
-        (["-O2", "-fopenacc"], "keep", "keep"),
+        (["-O2", "-fopenacc", "-foffload=disable"], "keep", "keep"),
     ],
 )
 def test_auto_keeps_occupancy_in_gpu_compiles_only(project, env, tmp_path, flags, setting, budget):
