@@ -14,6 +14,79 @@ _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::\d+)?:\s*(?P<msg>.*)$", re
 
 
 def parse(text: str, filename: str) -> c_ast.FileAST:
+    """The file's AST. A file pycparser cannot read whole (a GNU statement expression,
+    ``typeof`` or ``asm`` in some function) is read again with the bodies of the
+    functions that hold no OpenACC or OpenMP directive blanked out (``kernel_functions``):
+    accsat needs only the kernels' functions and the declarations. When that fails too,
+    its error is reported: the place accsat could not read."""
+    try:
+        return _parse(text, filename)
+    except AccsatError:
+        slim = kernel_functions(text)
+        if slim == text:
+            raise
+    return _parse(slim, filename)
+
+
+# a directive line of the preprocessed text; a body that holds one is kept
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b|\b_Pragma\b", re.M)
+_TOKEN = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#[^\n]*|[{}();]', re.M)
+
+
+def kernel_functions(text: str) -> str:
+    """``text`` with the body of every function definition that holds no directive
+    blanked: each character but line breaks and the lines of preprocessor markers (the
+    line numbers must stay) becomes a space, so that offsets and lines are the same.
+    A function body is a ``{`` at file level right after ``)`` (or ``;``: a K&R
+    definition's parameter declarations); a struct's follows a name, an
+    initialiser's ``=``."""
+    out = list(text)
+    depth, start = 0, -1
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok[0] in "\"'#":
+            continue
+        if tok == "{":
+            if depth == 0:
+                start = m.start() if _before(text, m.start()) in (")", ";") else -1
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+            if depth < 0:
+                return text  # not C we understand: leave it to the parser's error
+            if depth == 0 and start >= 0:
+                body = text[start + 1 : m.start()]
+                if not _DIRECTIVE.search(body):
+                    _blank(out, start + 1, m.start(), body)
+    return "".join(out)
+
+
+def _before(text: str, pos: int) -> str:
+    """The last character before ``pos`` that is not blank or on a marker line."""
+    k = pos - 1
+    while k >= 0:
+        if text[k].isspace():
+            k -= 1
+            continue
+        line = text.rfind("\n", 0, k) + 1
+        if text[line : k + 1].lstrip().startswith("#"):
+            k = line - 1
+            continue
+        return text[k]
+    return ""
+
+
+def _blank(out: list[str], first: int, end: int, body: str) -> None:
+    offset = first
+    for line in body.splitlines(keepends=True):
+        if not line.lstrip().startswith("#"):
+            for k, ch in enumerate(line):
+                if ch not in "\r\n":
+                    out[offset + k] = " "
+        offset += len(line)
+
+
+def _parse(text: str, filename: str) -> c_ast.FileAST:
     parser = c_parser.CParser()
     try:
         return parser.parse(text, filename)
