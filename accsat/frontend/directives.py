@@ -154,8 +154,15 @@ class Directive:
 
     @property
     def blocks_rewrite(self) -> bool:
-        """A directive inside a body that accsat leaves alone, and so the body too."""
-        return SYNC in self.kinds
+        """A directive inside a body that accsat leaves alone, and so the body too (an
+        atomic update or write is kept in place instead: ``is_atomic_update``)."""
+        return SYNC in self.kinds and not self.is_atomic_update
+
+    @property
+    def is_atomic_update(self) -> bool:
+        """``acc atomic`` / ``omp atomic`` that updates or writes one location (not
+        ``read``, ``capture`` or ``compare``, which assign a variable or branch)."""
+        return self.words == ("atomic",) and not {"read", "capture", "compare"} & set(self.clauses)
 
 
 def parse(text: str) -> Directive:

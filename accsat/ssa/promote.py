@@ -28,6 +28,7 @@ from pycparser import c_ast, c_generator
 
 from ..errors import Unsupported
 from ..frontend import ctypes as ct
+from ..frontend import directives
 from ..frontend.source_map import SourceMap
 from ..frontend.symbols import eval_const
 from ..ssa.memory import ANYWHERE, Access, Region
@@ -143,6 +144,8 @@ def _plan(b: SSABuilder, loop: c_ast.Node) -> list[_Location]:
     """The locations to carry."""
     if any(not _pure_call(b, n) for n in walk(loop) if isinstance(n, c_ast.FuncCall)):
         return []
+    if any(_atomic(n) for n in walk(loop) if isinstance(n, c_ast.Pragma)):
+        return []  # an atomic statement reads and writes memory as a call does
     variant = _variant_names(loop)
     local = _local_decls(loop)
     headers = [p for n in walk(loop) if isinstance(n, _LOOPS) for p in _header_parts(n)]
@@ -298,6 +301,10 @@ def _pointer_free(b: SSABuilder, root: str | None) -> bool:
     while isinstance(t, ct.Array):
         t = t.of
     return isinstance(t, ct.Scalar)
+
+
+def _atomic(pragma: c_ast.Pragma) -> bool:
+    return directives.parse(pragma.string).words == ("atomic",)
 
 
 def _pure_call(b: SSABuilder, call: c_ast.FuncCall) -> bool:

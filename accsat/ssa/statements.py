@@ -16,7 +16,7 @@ from ..frontend import directives
 from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Symbol
 from . import ir, promote
-from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name
+from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name, walk
 from .expressions import ExpressionBuilder, VarLV
 from .memory import ANYWHERE, Region
 from .state import Origin, SSAKernel
@@ -39,6 +39,7 @@ class SSABuilder(ExpressionBuilder):
         self.assigned_names = _assigned_names(kernel.loop.stmt)
         self.promote = promote  # names' prefix of values carried across inner loops (promote.py)
         self.promoted = 0
+        self.atomic: c_ast.Pragma | None = None  # an atomic directive, for the statement after
 
     def build(self) -> SSAKernel:
         body = self.kernel.loop.stmt
@@ -64,6 +65,9 @@ class SSABuilder(ExpressionBuilder):
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
         pending = None  # a loop's promotion begun before the pragma above it
+        last = items[-1] if items else None
+        if isinstance(last, c_ast.Pragma) and directives.parse(last.string).is_atomic_update:
+            raise Unsupported("'#pragma ... atomic' with no statement after it")
         for k, item in enumerate(items):
             first, cost, since = len(self.block.stmts), self.stats.cost, len(self.spelled)
             try:
@@ -123,6 +127,10 @@ class SSABuilder(ExpressionBuilder):
         self.emit(ir.Braced(block, pos, line, self.last_pos + 0.5, after_jump))
 
     def statement(self, node: c_ast.Node) -> None:
+        if self.atomic is not None:
+            self.atomic = None
+            self.atomic_statement(node)
+            return
         kind = type(node).__name__
         method = getattr(self, "st_" + kind, None)
         if method is not None:
@@ -168,6 +176,42 @@ class SSABuilder(ExpressionBuilder):
         if directive.blocks_rewrite:
             raise Unsupported(f"'#pragma {directive.text}' inside the loop body")
         self.verbatim("#pragma " + node.string, node)
+        if directive.is_atomic_update:
+            self.atomic = node
+
+    def only_atomic(self, name: str) -> bool:
+        """Whether the variable ``name`` appears in the kernel's body only as the target of
+        atomic statements (a sum or count the threads share: no value of it is used
+        here, so none can be stale)."""
+        body = self.kernel.loop.stmt
+        targets = [_atomic_target(s) for s in _atomic_statements(body)]
+        mine = sum(isinstance(t, c_ast.ID) and t.name == name for t in targets)
+        return mine == sum(isinstance(n, c_ast.ID) and n.name == name for n in walk(body))
+
+    def atomic_statement(self, node: c_ast.Node) -> None:
+        """The statement of an atomic update or write (``h[k] += w;``, ``x[i]++;``): printed
+        as written, right after its directive, ordered against every load and store like
+        a call (it may read and write any location). Its own operands are not shared with
+        the rest of the body: another thread may change them in between."""
+        target = _atomic_target(node)
+        if target is None:
+            raise Unsupported("atomic statement that is not an update or a write of one location")
+        if isinstance(target, c_ast.ID) and not self.only_atomic(target.name):
+            raise Unsupported(
+                f"atomic update of the variable '{target.name}', which the body also reads "
+                "or assigns elsewhere"
+            )
+        inner = [n for n in walk(node) if n is not node and n is not target]
+        if any(isinstance(n, c_ast.Assignment) or _incdec(n) for n in inner):
+            raise Unsupported("atomic statement with another side effect")
+        for call in (n for n in inner if isinstance(n, c_ast.FuncCall)):
+            name, _ = self.callee(call)
+            if not self.is_pure(name):
+                raise Unsupported(f"atomic statement that calls '{name}'")
+        pos = self.next_pos()
+        self.memory_event("call", pos)
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.Verbatim(_GEN.visit(node) + ";", pos, line))
 
     def verbatim(self, text: str, node: c_ast.Node, declares: Symbol | None = None) -> None:
         line = node.coord.line if node.coord else self.line
@@ -383,6 +427,33 @@ class SSABuilder(ExpressionBuilder):
         ):
             return Region("restrict", self.symkey(sym))
         return ANYWHERE
+
+
+def _atomic_target(node: c_ast.Node) -> c_ast.Node | None:
+    """The location an atomic statement updates or writes (``x op= e``, ``x = e``,
+    ``x++``...); None for any other statement."""
+    if isinstance(node, c_ast.Assignment):
+        return node.lvalue
+    if _incdec(node):
+        return node.expr
+    return None
+
+
+def _atomic_statements(body: c_ast.Node) -> list[c_ast.Node]:
+    """The statements right after an atomic update or write directive in ``body``."""
+    out = []
+    for n in walk(body):
+        items = (n.block_items or []) if isinstance(n, c_ast.Compound) else []
+        out += [
+            stmt
+            for pragma, stmt in zip(items, items[1:], strict=False)
+            if isinstance(pragma, c_ast.Pragma) and directives.parse(pragma.string).is_atomic_update
+        ]
+    return out
+
+
+def _incdec(node: c_ast.Node) -> bool:
+    return isinstance(node, c_ast.UnaryOp) and node.op in INCDEC
 
 
 def _decl_text(node: c_ast.Decl) -> str:
