@@ -511,11 +511,11 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
         if t in FLOATS:
             op = c.pick(["+=", "-=", "*="])
             e = gen_expr(c, env, t, edepth)
-            return [f"{ind}{lv} {op} {e.text};"]
+            return [*_atomic(env, lv, ind), f"{ind}{lv} {op} {e.text};"]
         if t == "unsigned":
             op = c.pick(["+=", "-=", "*=", "^=", "|="])
             e = gen_int(c, env, edepth)
-            return [f"{ind}{lv} {op} {e.text};"]
+            return [*_atomic(env, lv, ind), f"{ind}{lv} {op} {e.text};"]
         e = value_for(c, env, t, edepth)  # signed: plain store of a bounded value
         return [f"{ind}{lv} = {e.text};"]
     if kind == 3 and env.locals:
@@ -607,6 +607,19 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
     lv, t = lvalue(c, env)
     e = value_for(c, env, t, edepth)
     return [f"{ind}{lv} = {e.text};"]
+
+
+ATOMIC = "#pragma ATOMIC"
+_ATOMIC = {"acc": "#pragma acc atomic update", "omp": "#pragma omp atomic"}
+
+
+def _atomic(env: Env, lv: str, ind: str) -> list[str]:
+    """An atomic directive before about one compound assignment in three (chosen from the
+    target's text, with no draw: seeds keep their kernels); a run is sequential, where an
+    atomic update is the plain one, so the variants must print the same."""
+    if "atomic" in env.avoid or sum(map(ord, lv)) % 3:
+        return []
+    return [ATOMIC]  # the kernel's model decides the spelling (Kernel.functions)
 
 
 def gen_stmt2(c: Chooser, env: Env, depth: int, ind: str, kind: int) -> list[str]:
@@ -820,7 +833,7 @@ class Kernel:
             out.append(f"#pragma omp parallel for{clauses}")
         decl = "int " if self.index_decl_inside else ""
         out.append(f"  for ({decl}i = 0; i < n; i++) {{")
-        out += ["    " + line for line in self.body]
+        out += [_ATOMIC[self.model] if line == ATOMIC else "    " + line for line in self.body]
         out.append("  }")
         out.append(f"  {k}_out_sum = sum;")
         out.append("}")
