@@ -240,6 +240,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     report.registers = printed.budget
     promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
     if not _pays(printed, ssa, promoted):
+        report.no_gain = _no_gain(report.cost, printed.inline_shared)
         return report.unchanged(NO_GAIN), None, None
     report.hoisted, report.promoted = printed.hoisted, promoted
     span = kernel.span
@@ -410,6 +411,21 @@ def _pays(printed, ssa: SSAKernel, promoted: int = 0) -> bool:
     bulk load moved a load above a store it provably does not alias, or a value is
     carried across an inner loop in a variable: what a compiler cannot do by itself."""
     return printed.counts.cost < ssa.stats.cost - 1e-9 or printed.hoisted > 0 or promoted > 0
+
+
+def _no_gain(cost: dict, inline_shared: dict[str, int]) -> str:
+    """Why a kernel's rewrite does not pay, where the extraction found a cheaper body."""
+    saving = cost["original"] - cost["extracted"]
+    if saving <= 1e-9:
+        return "the cost model finds no cheaper form of the body"
+    if inline_shared:
+        kinds = ", ".join(f"{why}: {n}" for why, n in sorted(inline_shared.items()))
+        return (
+            f"the extraction saves {saving:g} by sharing values that are printed at each "
+            f"use ({kinds}): a compiler keeps a variable in a register and shares index "
+            "arithmetic itself, so a temporary would not pay"
+        )
+    return f"the extraction saves {saving:g}, but none of it survives printing"
 
 
 def _exact(ext: Extraction, roots: list[int], plain, classes: int) -> Extraction:

@@ -24,6 +24,8 @@ class KernelReport:
     variant: str
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
+    # with reason "no gain": where the extraction's saving went (pipeline._no_gain)
+    no_gain: str = ""
     statements: int = 0
     egraph: dict = field(
         default_factory=lambda: {"nodes": 0, "classes": 0, "iterations": 0, "stop_reason": ""}

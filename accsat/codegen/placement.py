@@ -39,6 +39,11 @@ class PlacementError(Exception):
     """The extraction cannot be printed safely; the kernel stays as written."""
 
 
+# why a value the extraction shares is printed at each use (Plan.inline_shared)
+INDEX, NEGATION, GUARDED = "index arithmetic", "negation", "operand under a guard"
+NAME = "variable or array read by name"
+
+
 @dataclass
 class Plan:
     choice: dict[int, ENode]
@@ -53,6 +58,9 @@ class Plan:
     # printed as this load of the store's location
     nodes: dict[tuple[Point, int], ENode] = field(default_factory=dict)
     budget: dict[str, object] = field(default_factory=dict)  # what the budget did (report)
+    # values the extraction shares (two uses or more) that are printed at each use, by
+    # why: index arithmetic, a negation, an operand that runs only under a guard
+    inline_shared: dict[int, str] = field(default_factory=dict)  # class -> why
 
 
 class _Planner:
@@ -197,6 +205,10 @@ class _Planner:
         self.order_points()
         return self.plan
 
+    def _inline_shared(self, cls: int, uses: list[Use], why: str) -> None:
+        if len(uses) > 1:
+            self.plan.inline_shared[cls] = why
+
     def evaluate(self, cls: int, at: list[Use], uses: dict[int, list[Use]]) -> None:
         """Place ``cls`` for more uses (index arithmetic and the variables it reads)."""
         uses.setdefault(cls, []).extend(at)
@@ -231,9 +243,13 @@ class _Planner:
         """Decide how ``cls`` is computed; return where its node is evaluated."""
         node = self.choice[cls]
         if node.op in INLINE_ONLY or self.constant(cls):  # the compiler folds constants
+            if node.op == "Sym":
+                self._inline_shared(cls, uses, NAME)
             return uses
         if node.op == "CallRes":
             return []
+        if node.op in ("Var", "Phi"):  # read by name at each use, held or not
+            self._inline_shared(cls, uses, NAME)
         open_uses = [u for u in uses if not self.covered(cls, u)]
         if not open_uses:
             return []
@@ -252,12 +268,14 @@ class _Planner:
             return []
         pin = self.pin(cls)
         if pin is not None and not self.p.is_block(pin):
+            self._inline_shared(cls, open_uses, GUARDED)
             return self.check(cls, open_uses)  # inside a guarded operand: only inline
         point = self.bulk_point(cls, pin, open_uses)
         if point is not None:
             self.plan.hoisted += 1
         elif len(open_uses) == 1 or self.index_arithmetic(cls) or node.op == "Neg":
             # a negation goes into what uses it (a - b * c): never a temporary of its own
+            self._inline_shared(cls, open_uses, NEGATION if node.op == "Neg" else INDEX)
             return self.check(cls, open_uses)
         else:
             scope = self.p.lca([u.ctx for u in open_uses])

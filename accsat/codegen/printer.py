@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -42,6 +43,8 @@ class Printed:
     # the control context each temporary's class is computed in (Plan.temps): the re-read
     # check's evidence that a value computed there (a bulk load) is the extraction's
     placed: dict[int, str] = field(default_factory=dict)
+    # values the extraction shares, printed at each use, by why (Plan.inline_shared)
+    inline_shared: dict[str, int] = field(default_factory=dict)
 
 
 class BodyPrinter:
@@ -151,7 +154,10 @@ class BodyPrinter:
         tail, close = self.keep.closing(self.indent0)
         text = "{\n" + "\n".join(self.lines + tail) + "\n" + close + "}"
         placed = {cls: point.ctx for cls, point in self.plan.temps.items()}
-        return Printed(text, self.counts, self.ntemps, self.plan.hoisted, placed=placed)
+        shared = Counter(self.plan.inline_shared.values())
+        return Printed(
+            text, self.counts, self.ntemps, self.plan.hoisted, placed=placed, inline_shared=shared
+        )
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])

@@ -23,7 +23,7 @@ def parse(text: str, filename: str) -> c_ast.FileAST:
         return _parse(text, filename)
     except AccsatError:
         slim = kernel_functions(text)
-        if slim == text:
+        if slim == text or not _DIRECTIVE.search(slim):  # nothing of accsat's to read
             raise
     return _parse(slim, filename)
 

@@ -12,10 +12,11 @@ from pycparser import c_ast, c_generator
 
 from ..errors import Unsupported
 from ..frontend import ctypes as ct
+from ..frontend.fold import evaluate, scalar
 from ..frontend.literals import parse_char, parse_float, parse_int
 from ..frontend.symbols import Symbol
 from ..mathfuncs import PURE_MATH
-from ..ops import COMPARISONS, FROM_C_BINARY, INT_ONLY, OPS
+from ..ops import COMPARISONS, FOLDABLE, FROM_C_BINARY, INT_ONLY, OPS
 from . import ir
 from .memory import (
     ANYWHERE,
@@ -245,7 +246,31 @@ class ExpressionBuilder(BuilderState):
             return var_poly(tid) if prod is None else prod
         if term.op == "Cast" and _keeps_value(self.ctype(args[0]), self.ctype(tid)):
             return self.poly(args[0])
-        return var_poly(tid)
+        folded = self.fold_known(tid)
+        return var_poly(tid) if folded is None else const_poly(folded)
+
+    def fold_known(self, tid: int) -> int | None:
+        """The value of an integer operation whose operands' polynomials are constants
+        that their types hold (``(i - i) & 15`` is 0, as the e-graph prints it), with C's
+        rules (frontend.fold.evaluate); None otherwise."""
+        term = self.terms[tid]
+        target = scalar(term.ty.split("@", 1)[0])
+        if term.op not in FOLDABLE or not term.args or target is None:
+            return None
+        values: list[tuple[int | float, ct.Scalar]] = []
+        for a in term.args:
+            p, at = self.poly(a), self.ctype(a)
+            if p is None or set(p) - {()} or not isinstance(at, ct.Scalar) or not ct.is_integer(at):
+                return None
+            v = p.get((), 0)
+            lo, hi = ct.int_range(at)
+            if not lo <= v <= hi:
+                return None
+            values.append((v, at))
+        if not ct.is_integer(target):
+            return None
+        value = evaluate(term.op, target, values)
+        return value if isinstance(value, int) else None
 
     def wraps_narrow(self, tid: int) -> bool:
         """Unsigned arithmetic narrower than 64 bits in ``tid``'s polynomial."""

@@ -25,7 +25,7 @@ def body(src: str, decls: str = "int i, j; double t, s;") -> str:
     [
         ("    if (a[i] > 0) goto out;\n    b[i] = 1; out: ;", "goto"),
         ("    switch (idx[i]) { case 0: b[i] = 1; break; default: b[i] = 2; }", "switch"),
-        ("    #pragma omp atomic\n    c[0] += a[i];", "atomic"),
+        ("    #pragma omp atomic capture\n    b[i] = c[0]++;", "atomic capture"),
         ("    double j = a[i]; b[i] = j;", "hides another variable"),
         ("    static double z; z = a[i]; b[i] = z;", "static"),
         ("    b[i] = a[i] > 0 && (c[i] = 1) > 0;", "conditionally evaluated"),
@@ -174,3 +174,29 @@ def test_a_deadline_keeps_the_finished_kernels_and_leaves_the_rest(tmp_path, mon
     assert [k.status for k in result.kernels] == ["rewritten", "unchanged", "unchanged"]
     assert [k.reason for k in result.kernels[1:]] == [OUT_OF_TIME] * 2
     assert result.text.count("_v0") >= 1  # the first kernel's rewrite is in the file
+
+
+@pytest.mark.parametrize(
+    "body, why",
+    [
+        # the loop variable read four times: one read in the e-graph, four in C
+        ("q[j] = 0.0; z[j] = 0.0; r[j] = 0.0; p[j] = 0.0;",
+         "(variable or array read by name: 1)"),
+        # the same address twice (j * 4 and j * 4 + 1): shared in the e-graph, computed at
+        # each store in C
+        ("q[j * 4 + 1] = 1.0; z[j * 4 + 1] = 2.0;", "(index arithmetic: 2, variable"),
+        ("q[j] = 1.0;", "the cost model finds no cheaper form of the body"),
+    ],
+)  # fmt: skip
+def test_a_rewrite_that_does_not_pay_says_where_the_saving_went(tmp_path, body, why):
+    src = tmp_path / "k.c"
+    src.write_text(
+        "double q[64], z[64], r[64], p[64];\nvoid k(int n)\n{\n"
+        f"#pragma acc parallel loop\n  for (int j = 0; j < n; j++) {{\n    {body}\n  }}\n}}\n"
+    )
+    from accsat.options import Options
+    from accsat.pipeline import rewrite_file
+
+    (kernel,) = rewrite_file(src, Options(variant="cse")).kernels
+    assert (kernel.status, kernel.reason) == ("unchanged", "no gain")
+    assert why in kernel.no_gain
