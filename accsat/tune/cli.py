@@ -291,6 +291,14 @@ def tune(
     if tune_png(measured, programs, choices, out_dir / "tune.png", label):
         written.append(out_dir / "tune.png")
     click.echo(outputs.table(programs, choices))
+    _stop_unless_passed(tuned)
+    database.info["programs"] = {r.cell.variant: _median(r) for r in programs if r.ok}
+    database.save(db_path)
+    _wrote(db_path, written, root)
+
+
+def _stop_unless_passed(tuned: Result) -> None:
+    """Exit 1, no database written, when the tuned build did not pass."""
     if not tuned.ok:
         click.echo(
             f"accsat tune: the tuned build did not pass: {tuned.status} "
@@ -298,9 +306,6 @@ def tune(
             err=True,
         )
         sys.exit(1)
-    database.info["programs"] = {r.cell.variant: _median(r) for r in programs if r.ok}
-    database.save(db_path)
-    _wrote(db_path, written, root)
 
 
 def _wrote(db_path: Path, written: list[Path], root: Path) -> None:
@@ -347,13 +352,7 @@ def _tune_static(
     write_csv(written[0], static.STATIC_COLUMNS, static.static_rows(by_config, chosen))
     write_csv(written[1], outputs.CHOICE_COLUMNS, outputs.choice_rows(chosen))
     click.echo(static.table(totals, chosen))
-    if not tuned.ok:
-        click.echo(
-            f"accsat tune: the tuned build did not pass: {tuned.status} "
-            f"({tuned.message}); no database written",
-            err=True,
-        )
-        sys.exit(1)
+    _stop_unless_passed(tuned)
     database.save(db_path)
     _wrote(db_path, written, suite.dir)
 
