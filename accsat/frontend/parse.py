@@ -18,14 +18,17 @@ def parse(text: str, filename: str) -> c_ast.FileAST:
     ``typeof`` or ``asm`` in some function) is read again with the bodies of the
     functions that hold no OpenACC or OpenMP directive blanked out (``kernel_functions``):
     accsat needs only the kernels' functions and the declarations. When that fails too,
-    its error is reported: the place accsat could not read."""
+    the first error is reported: the file's, not the blanked text's."""
     try:
         return _parse(text, filename)
-    except AccsatError:
+    except AccsatError as whole:
         slim = kernel_functions(text)
         if slim == text or not _DIRECTIVE.search(slim):  # nothing of accsat's to read
             raise
-    return _parse(slim, filename)
+        try:
+            return _parse(slim, filename)
+        except AccsatError:
+            raise whole from None
 
 
 # a directive line of the preprocessed text; a body that holds one is kept

@@ -221,6 +221,22 @@ class ExpressionBuilder(BuilderState):
         return None if size is None or poly is None else scale_poly(poly, size)
 
     def poly(self, tid: int) -> Poly | None:
+        """``_poly``, with a constant of unsigned type narrower than 64 bits reduced modulo
+        its width: a value of that type (``u - u - 1u`` is 4294967295, not -1), so that an
+        operation over it folds to what C computes (``fold_known``)."""
+        p = self._poly(tid)
+        t = self.ctype(tid)
+        narrow = (
+            isinstance(t, ct.Scalar)
+            and ct.is_integer(t)
+            and ct.is_unsigned(t)
+            and ct.int_bits(t) < 64
+        )
+        if narrow and isinstance(t, ct.Scalar) and p is not None and not set(p) - {()}:
+            return const_poly(p.get((), 0) % (1 << ct.int_bits(t)))
+        return p
+
+    def _poly(self, tid: int) -> Poly | None:
         """The integer value of a term as a polynomial over term ids (modulo 2^64, as
         addresses are: a 64-bit unsigned constant reads as its two's-complement value,
         ``z + (unsigned long)-1`` is ``z - 1``; narrower unsigned arithmetic is kept
@@ -259,7 +275,7 @@ class ExpressionBuilder(BuilderState):
             return None
         values: list[tuple[int | float, ct.Scalar]] = []
         for a in term.args:
-            p, at = self.poly(a), self.ctype(a)
+            p, at = self.poly(a), self.ctype(a)  # a constant here is the operand's value
             if p is None or set(p) - {()} or not isinstance(at, ct.Scalar) or not ct.is_integer(at):
                 return None
             v = p.get((), 0)

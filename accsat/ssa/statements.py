@@ -180,13 +180,15 @@ class SSABuilder(ExpressionBuilder):
             self.atomic = node
 
     def only_atomic(self, name: str) -> bool:
-        """Whether the variable ``name`` appears in the kernel's body only as the target of
-        atomic statements (a sum or count the threads share: no value of it is used
-        here, so none can be stale)."""
+        """Whether the variable ``name`` appears in the kernel's body only inside atomic
+        statements (a sum or count the threads share: ``t += x``, ``t = t + x``; those
+        print as written, so no value of it is kept here that could be stale)."""
         body = self.kernel.loop.stmt
-        targets = [_atomic_target(s) for s in _atomic_statements(body)]
-        mine = sum(isinstance(t, c_ast.ID) and t.name == name for t in targets)
-        return mine == sum(isinstance(n, c_ast.ID) and n.name == name for n in walk(body))
+
+        def uses(node: c_ast.Node) -> int:
+            return sum(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
+
+        return sum(uses(s) for s in _atomic_statements(body)) == uses(body)
 
     def atomic_statement(self, node: c_ast.Node) -> None:
         """The statement of an atomic update or write (``h[k] += w;``, ``x[i]++;``): printed

@@ -44,6 +44,8 @@ void sum(int n)
 #pragma omp atomic
     total += a[i] * a[i];
     b[i] = b[i] * a[i] + a[i] * a[i];
+#pragma omp atomic update
+    total = total + b[i];
   }
 }
 
@@ -88,7 +90,8 @@ def test_the_kernels_are_rewritten_around_their_atomic_statements(tmp_path):
     done = rewrite(tmp_path, HIST)
     assert [k.status for k in done.kernels] == ["rewritten"] * 3
     for line in ("h[BIN(idx[i])]   +=   a[i] * 2.0;  /* kept as written */",
-                 "count[idx[i] & 15]++;", "total += a[i] * a[i];"):  # fmt: skip
+                 "count[idx[i] & 15]++;", "total += a[i] * a[i];",
+                 "total = total + b[i];"):  # fmt: skip
         assert line in done.text
     hist = done.text[done.text.index("void hist") : done.text.index("void sum")]
     # a[i] is loaded once before the atomic statements and again after them: they may

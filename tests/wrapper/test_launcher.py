@@ -70,6 +70,7 @@ def test_a_compile_without_the_word_pragma_runs_the_compiler_at_once(bin_dir):
         (["cc", "-c", "upper.c"], {}),  # any case: a PRAGMA() macro may make one
         (["cc", "-c", "plain.c", "kernel.c"], {}),  # one of several
         (["cc", "-c", "plain.c"], {"ACCSAT_LOG": "log"}),  # a setting: logs, statistics
+        (["cc", '-DP=_Pragma("omp for")', "-c", "plain.c"], {}),  # a directive on the line
         (["cc", "-x", "c", "-c", "plain.c"], {}),
         (["cc", "-c", "missing.c"], {}),  # accsat.wrapper and the compiler say it
         (["cc", "@args"], {}),  # a response file
