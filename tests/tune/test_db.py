@@ -130,34 +130,24 @@ def test_a_database_that_cannot_be_read_is_one_line_and_the_build_goes_on(projec
     assert len(said) == 1 and "not a tuning database" in said[0]
 
 
-def test_rewrite_takes_the_database_too(project):
-    database("orig", "cse").save(project / "accsat-tune.json")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "accsat.cli",
-            "rewrite",
-            "two.c",
-            "--tune",
-            "accsat-tune.json",
-            "--variant",
-            "accsat",
-        ],
+def rewrite_two(project: Path, *args: str) -> subprocess.CompletedProcess:
+    """``accsat rewrite two.c ARGS`` in the project folder."""
+    return subprocess.run(
+        [sys.executable, "-m", "accsat.cli", "rewrite", "two.c", *args],
         cwd=project,
         capture_output=True,
         text=True,
     )
+
+
+def test_rewrite_takes_the_database_too(project):
+    database("orig", "cse").save(project / "accsat-tune.json")
+    done = rewrite_two(project, "--tune", "accsat-tune.json", "--variant", "accsat")
     assert done.returncode == 0, done.stderr
     a, b = find(TWO)
     assert TWO[a.start : a.end] in done.stdout and TWO[b.start : b.end] not in done.stdout
     (project / "x.json").write_text("[]")
-    done = subprocess.run(
-        [sys.executable, "-m", "accsat.cli", "rewrite", "two.c", "--tune", "x.json"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-    )
+    done = rewrite_two(project, "--tune", "x.json")
     assert done.returncode == 2 and "not a tuning database" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -166,23 +156,8 @@ def test_a_kernels_register_budget_reaches_its_rewrite_only(project):
     """``cse@keep`` for the first construct: its kernel is rewritten within keep; the
     second, given cse, has the build's own budget (any: no budget report)."""
     database("cse@keep", "cse").save(project / "accsat-tune.json")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "accsat.cli",
-            "rewrite",
-            "two.c",
-            "--tune",
-            "accsat-tune.json",
-            "--registers",
-            "any",
-            "--report",
-            "r.jsonl",
-        ],
-        cwd=project,
-        capture_output=True,
-        text=True,
+    done = rewrite_two(
+        project, "--tune", "accsat-tune.json", "--registers", "any", "--report", "r.jsonl"
     )
     assert done.returncode == 0, done.stderr
     reports = {
