@@ -263,7 +263,8 @@ def main() -> None:
     "output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="write the result here (the input itself only when named explicitly)",
+    help="write the result here (the input itself only when named explicitly; "
+    "-: standard output)",
 )
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
 @click.option(
@@ -304,7 +305,7 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
             )
     if kw["report_path"]:
         append(kw["report_path"], jsonl(result.kernels))
-    if output is not None:
+    if output is not None and output != "-":
         try:
             write_output(output, result.text)  # as a compiler's -o: /dev/null, links
         except OSError as exc:

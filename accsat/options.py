@@ -171,6 +171,13 @@ class Options:
         parse=Flag(),
         stage="saturate",
     )
+    declarations_first: bool = setting(
+        False,
+        "declare temporaries at the start of their block, as C89 asks (accsat-cc sets it "
+        "for -std=c89/c90/gnu89/gnu90, -ansi and -W[error=]declaration-after-statement)",
+        parse=Flag(),
+        stage="codegen",
+    )
     fma_call: bool = setting(
         False,
         "print fused multiply-adds as C99 fma() instead of a grouped a + b * c",

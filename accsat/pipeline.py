@@ -401,6 +401,7 @@ def _print(
         ctx.cost,
         shape,
         ctx.macros,
+        options.declarations_first,
     )
     return replace(printer.body(), budget=plan.budget or None)
 

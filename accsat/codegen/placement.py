@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 
 from ..egraph.graph import ENode, reach
 from ..frontend import ctypes as ct
+from ..frontend.symbols import Symbol
 from ..ops import LEAVES as LEAF_OPS
+from ..ops import OPS
 from ..ssa import ir
 from ..ssa.state import LeafInfo
 from .cexpr import constant_expr, scalar_type
@@ -41,6 +43,7 @@ class PlacementError(Exception):
 
 # why a value the extraction shares is printed at each use (Plan.inline_shared)
 INDEX, NEGATION, GUARDED = "index arithmetic", "negation", "operand under a guard"
+CONVERSION = "integer converted to floating"
 NAME = "variable or array read by name"
 
 
@@ -84,6 +87,7 @@ class _Planner:
         # class -> use position -> the use and the store whose location holds it there
         self.reloaded: dict[int, dict[float, tuple[Use, ir.Store]]] = {}
         self._homes: dict[int, list[tuple[ir.Store, LeafInfo]]] | None = None
+        self._declared: dict[Symbol, str] | None = None
         self.leaf: dict[int, LeafInfo] = {}
         for tid, info in self.ssa.leaves.items():
             if tid in class_of:
@@ -124,15 +128,26 @@ class _Planner:
                 holders.setdefault(cls, []).append(Holder(stmt.sym, float(stmt.pos), block.ctx))
 
     def pin(self, cls: int) -> str | None:
-        """The innermost context this value may be computed in (None: anywhere)."""
+        """The innermost context this value may be computed in (None: anywhere).
+
+        An operand C evaluates only on some paths (``&&``, ``||``, ``?:``) is lowered in
+        a context of its own, just inside the one the operator is in; the operator runs
+        it only there, wherever the operator itself is computed. So such an operand
+        pins the operator to its context's parent, not to itself: ``c ? b[i] : d[i]``
+        may be computed once wherever ``c`` and the loads' inputs exist, and each load
+        still runs only under its arm of the condition."""
         if cls in self._pin:
             return self._pin[cls]
         node = self.choice[cls]
         own = node.ctx or None
         if node.op == "CallRes":
             own = self.leaf[cls].ctx
-        for child in node.children:
-            own = self._deeper(own, self.pin(child))
+        guarded = OPS[node.op].guarded
+        for k, child in enumerate(node.children):
+            inner = self.pin(child)
+            if k in guarded and inner is not None and inner in self.ssa.inline_ctxs:
+                inner = self.p.parent(inner)
+            own = self._deeper(own, inner)
         self._pin[cls] = own
         return own
 
@@ -177,6 +192,20 @@ class _Planner:
                 )
             )
         return self._index[cls]
+
+    def int_to_floating(self, cls: int) -> bool:
+        """``(double)i``: printed where used, never in a temporary. gcc folds
+        ``0.0 - (double)i`` to ``-(double)i`` when it sees the conversion in the same
+        expression (-0.0 for i == 0 where C gives +0.0; gcc 12, at -O0 too), but not
+        through a variable at -O1; printing the conversion where the user wrote it keeps
+        what the user's compiler computes (fuzz seed 5000903). A conversion costs one
+        instruction, and compilers share it by themselves."""
+        node = self.choice[cls]
+        if node.op != "Cast":
+            return False
+        to, source = scalar_type(node.ctype), self.choice[node.children[0]].ctype
+        frm = scalar_type(source)
+        return to is not None and frm is not None and ct.is_float(to) and ct.is_integer(frm)
 
     def constant(self, cls: int) -> bool:
         return constant_expr(self.choice, cls, self._constant)
@@ -264,6 +293,13 @@ class _Planner:
             info = self.leaf.get(cls)
             if info is None:
                 raise PlacementError(f"no definition for {node.attrs[0]}")
+            scope = self.declared_in().get(info.holder) if info.holder is not None else None
+            if scope is not None and any(not self.p.is_within(u.ctx, scope) for u in open_uses):
+                # its value reached memory (a loop's promoted location written back) and
+                # is read again after the block that declares its variable
+                raise PlacementError(
+                    f"the value of '{node.attrs[0]}' is needed after the block declaring it"
+                )
             self.plan.temps[cls] = self.p.first_point_after(info.ctx, info.pos)
             return []
         pin = self.pin(cls)
@@ -277,6 +313,9 @@ class _Planner:
             # a negation goes into what uses it (a - b * c): never a temporary of its own
             self._inline_shared(cls, open_uses, NEGATION if node.op == "Neg" else INDEX)
             return self.check(cls, open_uses)
+        elif self.int_to_floating(cls):
+            self._inline_shared(cls, open_uses, CONVERSION)
+            return self.check(cls, open_uses)
         else:
             scope = self.p.lca([u.ctx for u in open_uses])
             if pin is not None and not self.p.is_within(scope, pin):
@@ -287,6 +326,17 @@ class _Planner:
             raise PlacementError("a value would be computed before its inputs exist")
         self.plan.temps[cls] = point
         return self.check(cls, [Use(at, point.ctx)])
+
+    def declared_in(self) -> dict[Symbol, str]:
+        """The block of each variable declared in the body (the user's and promote.py's)."""
+        if self._declared is None:
+            self._declared = {}
+            for stmt, block in ir.walk(self.ssa.body):
+                if isinstance(stmt, ir.Assign) and stmt.decl is not None:
+                    self._declared[stmt.sym] = block.ctx
+                elif isinstance(stmt, ir.Verbatim) and stmt.declares is not None:
+                    self._declared[stmt.declares] = block.ctx
+        return self._declared
 
     def store_home(self, cls: int, use: Use) -> ir.Store | None:
         """The latest store whose location still holds ``cls``'s value where ``use`` is

@@ -61,6 +61,7 @@ class BodyPrinter:
         cost: Callable[[ENode], float] | None = None,
         layout: Layout | None = None,
         macros: FileMacros | None = None,
+        declarations_first: bool = False,
     ):
         self.p = program
         self.plan = plan
@@ -94,6 +95,11 @@ class BodyPrinter:
         self.serving = serving_lines(program.ssa.body, plan) if line_file is not None else {}
         self.keep = Keeper(self, layout)  # statements whose computation did not change
         self.typedefs = body_typedefs(program.ssa)  # "real": how temporaries may be declared
+        # C89: no declaration after a statement in a block. Per open block: where its
+        # lines begin, whether a statement was printed yet, and the declarations of
+        # temporaries assigned after one (inserted where the block begins, at its end)
+        self.declarations_first = declarations_first
+        self.decl_frames: list[_DeclFrame] = []
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
@@ -161,6 +167,7 @@ class BodyPrinter:
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])
+        self.decl_frames.append(_DeclFrame(len(self.lines)))
         outer = self.origin
         for i, stmt in enumerate(block.stmts):
             self.origin = self.p.ssa.origins.get(stmt.pos)
@@ -170,9 +177,11 @@ class BodyPrinter:
             self.keep.start(block, i)
             self.statement(stmt, block.ctx, indent)
             self.keep.end(block, i)
+            self.decl_frames[-1].statement_seen |= not _is_declaration(stmt)
         self.origin = None
         self.temps(Point(block.ctx, len(block.stmts)), indent)
         self.origin = outer
+        self.declare_late(self.decl_frames.pop())
         for cls, hidden in reversed(self.scope_names.pop()):
             if hidden is None:
                 del self.names[cls]
@@ -191,7 +200,26 @@ class BodyPrinter:
             text, _ = self.expr.node(cls, node)
             name = self.new_temp(cls)
             self.source_line(self.serving.get(cls, 0))
+            self.define(cls, name, text, indent)
+
+    def define(self, cls: int, name: str, text: str, indent: str) -> None:
+        """``T name = text;``, or under ``declarations_first`` after a statement of the
+        block ``name = text;`` with ``T name;`` where the block begins."""
+        frame = self.decl_frames[-1]
+        if self.declarations_first and frame.statement_seen:
+            frame.late.append(f"{indent}{self.declaration(cls, name)};")
+            self.lines.append(f"{indent}{name} = {text};")
+        else:
             self.lines.append(f"{indent}{self.declaration(cls, name)} = {text};")
+
+    def declare_late(self, frame: _DeclFrame) -> None:
+        if not frame.late:
+            return
+        insert = list(frame.late)
+        line = next_line(self.lines[: frame.start]) if self.line_file is not None else 0
+        if line:  # the lines after the declarations keep the user's line numbers
+            insert.append(line_directive(line, self.line_file or "").rstrip("\n"))
+        self.lines[frame.start : frame.start] = insert
 
     def statement(self, stmt: ir.Stmt, ctx: str, indent: str) -> None:
         # a plain visitor, as pycparser's generator: one method per statement class
@@ -203,6 +231,10 @@ class BodyPrinter:
         text = None if stmt.decl else self.keep.compound(stmt, stmt.sym.name, cls)
         if text is None:
             lhs = self.keep.declarator(stmt) or stmt.sym.name
+            frame = self.decl_frames[-1]
+            if stmt.decl and self.declarations_first and frame.statement_seen:
+                frame.late.append(f"{indent}{lhs};")  # a variable promote.py declares
+                lhs = stmt.sym.name
             text = f"{lhs} = {self.expr.value(cls, stmt.sym.type)}"
         self.lines.append(f"{indent}{text};")
 
@@ -230,8 +262,7 @@ class BodyPrinter:
             self.lines.append(f"{indent}{text};")
             return
         rcls = cls[stmt.result]
-        name = self.new_temp(rcls)
-        self.lines.append(f"{indent}{self.declaration(rcls, name)} = {text};")
+        self.define(rcls, self.new_temp(rcls), text, indent)
 
     def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
         self.lines.append(indent + stmt.text)
@@ -259,3 +290,17 @@ class BodyPrinter:
         self.lines.append(f"{indent}{{")
         self.block(stmt.block, indent + self.unit)
         self.lines.append(f"{indent}}}")
+
+
+@dataclass
+class _DeclFrame:
+    start: int  # index in the printed lines where the block's own lines begin
+    statement_seen: bool = False
+    late: list[str] = field(default_factory=list)
+
+
+def _is_declaration(stmt: ir.Stmt) -> bool:
+    """A statement printed as a declaration (C89 allows only those before statements)."""
+    if isinstance(stmt, ir.Verbatim):
+        return stmt.declares is not None
+    return isinstance(stmt, ir.Assign) and stmt.decl is not None

@@ -118,14 +118,17 @@ def preferring(
     that does not pay does not reorder a sum, swap operands or respell a literal: that
     would only make the diff longer), except that a folded constant wins over the
     arithmetic on constants it replaces (``32 * 16 * c`` prints as ``512 * c``; an
-    implicit conversion of a literal, ``x * 2`` with x double, stays as written)."""
+    implicit conversion of a literal, ``x * 2`` with x double, stays as written). An
+    operation on constants that must stay in its control context (``(int)2.9`` may
+    trap) loses to anything else of its class: otherwise ``i + 2`` could be printed
+    through the one written in an if, and then only inside that if."""
 
     def prefer(node: ENode) -> float:
         c = cost(node)
         if node not in written:
             c += TIE_BREAK
-        if node.op != "Cast" and on_constants(node, egraph):
-            c += 2 * TIE_BREAK
+        if on_constants(node, egraph):
+            c += 4 * TIE_BREAK if node.ctx else 0.0 if node.op == "Cast" else 2 * TIE_BREAK
         return c
 
     return prefer

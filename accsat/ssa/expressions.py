@@ -436,15 +436,22 @@ class ExpressionBuilder(BuilderState):
 
     def rv_BinaryOp(self, node: c_ast.BinaryOp) -> int:
         if node.op in ("&&", "||"):
+            op = "And" if node.op == "&&" else "Or"
             left = self.rvalue(node.left)
-            right = self.guarded(node.right)
-            return self.mk("And" if node.op == "&&" else "Or", ct.INT, (left, right))
+            right = self.guarded(node.right, (left, op))
+            return self.mk(op, ct.INT, (left, right))
         return self.arith(node.op, self.rvalue(node.left), self.rvalue(node.right))
 
-    def guarded(self, node: c_ast.Node) -> int:
-        """An operand evaluated only on some paths (``&&``, ``||``, ``?:``)."""
+    def guarded(self, node: c_ast.Node, guard: tuple[int, str]) -> int:
+        """An operand evaluated only on some paths (``&&``, ``||``, ``?:``), lowered in a
+        context of its own. Operands under the same guard (the same condition value and
+        side, in the same context) share one: ``(c ? b[i] : d[i])`` written twice is one
+        value, each load still evaluated only where ``c`` says."""
         saved = self.ctx
-        self.ctx = self.new_ctx(inline=True)
+        key = (saved, *guard)
+        if key not in self.guard_ctxs:
+            self.guard_ctxs[key] = self.new_ctx(inline=True)
+        self.ctx = self.guard_ctxs[key]
         try:
             return self.rvalue(node)
         finally:
@@ -452,7 +459,8 @@ class ExpressionBuilder(BuilderState):
 
     def rv_TernaryOp(self, node: c_ast.TernaryOp) -> int:
         cond = self.rvalue(node.cond)
-        a, b = self.guarded(node.iftrue), self.guarded(node.iffalse)
+        a = self.guarded(node.iftrue, (cond, "then"))
+        b = self.guarded(node.iffalse, (cond, "else"))
         ta, tb = self.ctype(a), self.ctype(b)
         if ct.is_arithmetic(ta) and ct.is_arithmetic(tb):
             t = ct.usual_arithmetic(ta, tb)

@@ -129,6 +129,8 @@ class BuilderState:
         self.terms = TermTable()
         self.ctx_parent: dict[str, str | None] = {"k0": None}
         self.inline_ctxs: set[str] = set()
+        # (context, guard value, side) -> the context of operands evaluated under it
+        self.guard_ctxs: dict[tuple[str, int, str], str] = {}
         self.ctx = "k0"
         self.scope: Scope = kernel.scope.child()
         self.env: dict[Symbol, int] = {}
@@ -274,9 +276,9 @@ class BuilderState:
             return False
         if not (ct.is_arithmetic(sym.type) or isinstance(sym.type, ct.Pointer)):
             return False
-        if sym.name in self.kernel.address_taken and id(sym) not in self.body_symbols:
-            raise Unsupported(f"the address of local variable '{sym.name}' is taken")
-        return True
+        # a local whose address is taken lives in memory: its loads and stores are
+        # ordered like any other against the calls and stores that may reach it
+        return sym.name not in self.kernel.address_taken
 
     def read_var(self, sym: Symbol) -> int:
         value = self.env.get(sym)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pycparser import c_ast, c_generator
 
 from ..errors import Unsupported
+from ..frontend import ctypes as ct
 from ..frontend import directives
 from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Symbol
@@ -228,9 +229,18 @@ class SSABuilder(ExpressionBuilder):
         sym = self.scope.names[node.name]
         text = _decl_text(node)
         if not self.is_register(sym):
-            if node.init is not None:
+            if node.init is None:
+                self.verbatim(text + ";", node, sym)
+                return
+            if not (ct.is_arithmetic(sym.type) or isinstance(sym.type, ct.Pointer)):
                 raise Unsupported("initialised array or struct inside the loop body")
+            # a scalar whose address is taken: declared, then its initial value stored
+            self.calls_first(node.init)
+            value = self.rvalue(node.init)
             self.verbatim(text + ";", node, sym)
+            target = c_ast.ID(node.name, node.coord)
+            store = c_ast.Assignment("=", target, node.init, node.coord)
+            self.assign(self.lvalue(target), value, store)
         elif node.init is None:
             self.verbatim(text + ";", node, sym)
         elif isinstance(node.init, c_ast.InitList):

@@ -200,7 +200,7 @@ class _Compiler:
             raise NotModelled("declaration")
         t = sym.type
         name = node.name
-        if is_scalar(t):
+        if is_scalar(t) and name not in self.address_taken:
             slot = self.new_slot()
             if node.init is None:
                 self.blocks[-1][name] = ("slot", slot, t, name)
@@ -220,11 +220,12 @@ class _Compiler:
                 st.slots[slot] = fv(st)
 
             return init
-        if isinstance(t, (ct.Array, ct.Struct)):
+        if is_scalar(t) or isinstance(t, (ct.Array, ct.Struct)):
+            # an aggregate, or a scalar whose address is taken: an object in memory
             size = ct.sizeof(t)
             if size is None:
                 raise NotModelled(f"'{name}' has a variable or unknown size")
-            if node.init is not None:
+            if node.init is not None and not is_scalar(t):
                 raise NotModelled("initialised array or struct in the body")
             slot = self.new_slot()
             self.blocks[-1][name] = ("obj", lambda st: st.slots[slot], t)
@@ -235,7 +236,17 @@ class _Compiler:
                 st.sizes[obj] = size
                 st.slots[slot] = (obj, 0)
 
-            return local_object
+            if node.init is None:
+                return local_object
+            ti, fi = self.full_rv(node.init)
+            fv, tk = compose(fi, converter(ti, t)), type_key(t)
+            _register(t)
+
+            def initialised(st):
+                local_object(st)
+                st.store(st.slots[slot], tk, size, fv(st))
+
+            return initialised
         raise NotModelled(f"declaration of '{name}' of type {t}")
 
     def st_If(self, node: c_ast.If) -> Callable:

@@ -179,6 +179,7 @@ class Invocation:
     dep_file: str | None = None  # -MF value
     output: str | None = None  # -o value
     fp_exact: str | None = None  # the flag asking for exact floating point (fpflags.py)
+    c89: str | None = None  # the flag asking for declarations before statements
 
     @property
     def command(self) -> list[str]:
@@ -308,4 +309,28 @@ def classify(argv: list[str]) -> Invocation:
     if inv.passthrough is None and not inv.sources:
         inv.passthrough = "no C source to rewrite"
     inv.fp_exact = exact_because(args)
+    inv.c89 = c89_because(args)
     return inv
+
+
+# -std= values whose C has no declaration after a statement in a block
+_C89_STDS = frozenset(("c89", "c90", "gnu89", "gnu90", "iso9899:1990", "iso9899:199409"))
+_AFTER_STATEMENT = ("-Wdeclaration-after-statement", "-Werror=declaration-after-statement")
+
+
+def c89_because(args: list[str]) -> str | None:
+    """The flag (as given) for which temporaries must be declared first in their block:
+    the last ``-std=``/``-ansi`` naming C89 or C90, or a warning about declarations
+    after statements that no later ``-Wno-`` turns off."""
+    std: str | None = None
+    warn: str | None = None
+    for a in args:
+        if a.startswith("-std="):
+            std = a if a[5:] in _C89_STDS else None
+        elif a == "-ansi":
+            std = a
+        elif a in _AFTER_STATEMENT:
+            warn = a
+        elif a in ("-Wno-declaration-after-statement", "-Wno-error=declaration-after-statement"):
+            warn = None
+    return std or warn

@@ -198,13 +198,19 @@ class Config:
     problems: tuple[str, ...] = ()  # bad settings, one line each
     settings: Settings | None = field(default=None, compare=False, repr=False)
 
-    def options(self, preprocess: PreprocessOptions, name: str, exact: bool = False) -> Options:
+    def options(
+        self, preprocess: PreprocessOptions, name: str, exact: bool = False, c89: bool = False
+    ) -> Options:
         """What the rewrite of the file called ``name`` is asked to do (and its cache key);
         ``exact``: the compiler's flags ask for exact floating point (wrapper/fpflags.py),
-        which makes it ``fp_exact`` unless fp_exact was set to false."""
+        which makes it ``fp_exact`` unless fp_exact was set to false; ``c89``: they ask
+        for declarations before statements (args.c89_because), which makes it
+        ``declarations_first`` unless that was set to false."""
         options = replace(self.rewrite_settings, preprocess=preprocess, line_directives=name)
         if exact and not options.fp_exact and not self.set_explicitly("fp_exact"):
             options = replace(options, fp_exact=True)
+        if c89 and not self.set_explicitly("declarations_first"):
+            options = replace(options, declarations_first=True)
         return options
 
     def set_explicitly(self, name: str) -> bool:

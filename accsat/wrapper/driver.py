@@ -185,7 +185,12 @@ class Build:
             self.count("no_kernel")
             self.log("no-kernel", src.path)
             return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
-        options = self.cfg.options(preprocess_options, src.path, self.inv.fp_exact is not None)
+        options = self.cfg.options(
+            preprocess_options,
+            src.path,
+            self.inv.fp_exact is not None,
+            self.inv.c89 is not None,
+        )
         if self.cfg.tune:
             from .tuning import tuned_options
 

@@ -1,5 +1,5 @@
 """File names and output targets a compiler accepts: ``./-dash.c``, ``-o /dev/null``,
-``-o /dev/stdout``, ``-o`` through a symbolic link; input bytes that are not UTF-8."""
+``-o /dev/stdout``, ``-o -``, ``-o`` through a symbolic link; input bytes that are not UTF-8."""
 
 from __future__ import annotations
 
@@ -29,8 +29,9 @@ def test_output_to_dev_null_and_dev_stdout(cfile, tmp_path):
     res = accsat("rewrite", "k.c", "-o", "/dev/null", cwd=tmp_path)
     assert (res.returncode, res.stdout, res.stderr) == (0, "", "")
     printed = accsat("rewrite", "k.c", cwd=tmp_path).stdout
-    res = accsat("rewrite", "k.c", "-o", "/dev/stdout", cwd=tmp_path)
-    assert res.returncode == 0 and res.stdout == printed and "_v0" in printed
+    for stdout in ("/dev/stdout", "-"):  # "-" as gcc -E -o - reads it
+        res = accsat("rewrite", "k.c", "-o", stdout, cwd=tmp_path)
+        assert res.returncode == 0 and res.stdout == printed and "_v0" in printed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.c"]
 
 

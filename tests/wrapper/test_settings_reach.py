@@ -42,6 +42,7 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "rules": ("comm,fma", True),
     "disable_rule": ("fma", True),
     "fp_exact": ("1", True),
+    "declarations_first": ("1", True),
     "fma_call": ("1", True),
     "cost_model": ("@dear-muls.toml", True),
     "max_nodes": ("50", True),

@@ -11,7 +11,7 @@
 {
     float _v0 = q * f[i];
     f[i] = _v0 * _v0;
-    double _v1 = (double)(ix[i] / 3);
+    int _v1 = ix[i] / 3;
     c[i] = _v1 + _v1 * s;
   }
 // ---- cse+bulk: loads 2 ops 5 fma 0 temporaries 3
@@ -19,7 +19,7 @@
     int _v0 = ix[i];
     float _v1 = q * f[i];
     f[i] = _v1 * _v1;
-    double _v2 = (double)(_v0 / 3);
+    int _v2 = _v0 / 3;
     c[i] = _v2 + _v2 * s;
   }
 // ---- accsat: same as cse+bulk
