@@ -263,8 +263,7 @@ def main() -> None:
     "output",
     type=click.Path(dir_okay=False),
     default=None,
-    help="write the result here (the input itself only when named explicitly; "
-    "-: standard output)",
+    help="write the result here (the input itself only when named explicitly; -: standard output)",
 )
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
 @click.option(

@@ -265,7 +265,7 @@ class BodyPrinter:
         self.define(rcls, self.new_temp(rcls), text, indent)
 
     def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
-        self.lines.append(indent + stmt.text)
+        self.lines.append(stmt.text if stmt.as_written else indent + stmt.text)
 
     def stmt_If(self, stmt: ir.If, indent: str) -> None:
         head = self.keep.condition(stmt, lambda: self.expr.expr(self.plan.class_of[stmt.cond])[0])

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..frontend.preprocess import c_string
+
 _LONE_LF = re.compile(r"(?<!\r)\n")
 
 
@@ -58,13 +60,3 @@ def line_ending(source: str, offset: int) -> str:
 
 def line_directive(line: int, filename: str) -> str:
     return f"#line {line} {c_string(filename)}\n"
-
-
-def c_string(name: str) -> str:
-    """``name`` as a C string literal, as cpp's own line markers spell it."""
-    return f'"{_escape(name)}"'
-
-
-def _escape(name: str) -> str:
-    """``name`` inside a C string, as cpp's own line markers spell it."""
-    return name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

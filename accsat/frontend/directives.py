@@ -155,14 +155,20 @@ class Directive:
     @property
     def blocks_rewrite(self) -> bool:
         """A directive inside a body that accsat leaves alone, and so the body too (an
-        atomic update or write is kept in place instead: ``is_atomic_update``)."""
-        return SYNC in self.kinds and not self.is_atomic_update
+        atomic statement is kept in place instead: ``atomic_kind``)."""
+        return SYNC in self.kinds and not self.atomic_kind
 
     @property
-    def is_atomic_update(self) -> bool:
-        """``acc atomic`` / ``omp atomic`` that updates or writes one location (not
-        ``read``, ``capture`` or ``compare``, which assign a variable or branch)."""
-        return self.words == ("atomic",) and not {"read", "capture", "compare"} & set(self.clauses)
+    def atomic_kind(self) -> str:
+        """``update``, ``write``, ``read`` or ``capture`` for ``acc atomic`` / ``omp
+        atomic`` (the statement after it is kept as written, ssa/statements.py); "" for
+        any other directive, and for ``compare``, which branches."""
+        if self.words != ("atomic",) or "compare" in self.clauses:
+            return ""
+        for kind in ("capture", "read", "write"):
+            if kind in self.clauses:
+                return kind
+        return "update"
 
 
 def parse(text: str) -> Directive:

@@ -17,11 +17,12 @@ from pathlib import Path
 from pycparser import c_ast
 
 from ..errors import AccsatError
+from .conditional import marked
 from .depth import deep_recursion
 from .kernels import Kernel, find_kernels
 from .parse import parse
-from .preprocess import PreprocessOptions, preprocess
-from .source_map import SourceMap
+from .preprocess import PreprocessOptions, preprocess, preprocess_copy
+from .source_map import BodySpan, SourceMap
 from .symbols import FileSymbols
 
 _CACHE_SIZE = 8
@@ -90,6 +91,10 @@ def load(
         ast = parse(pre, str(path))
         try:
             kernels, symbols = find_kernels(ast, source, main)
+            if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
+                ast, kernels, symbols = _with_groups_marked(
+                    path, text, options, source, main, (ast, kernels, symbols)
+                )
         except RecursionError:  # statements or declarations deeper than the stack allows
             raise AccsatError("nested too deeply to read its declarations", main) from None
     loaded = LoadedFile(
@@ -107,6 +112,34 @@ def load(
         if len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return loaded
+
+
+def _with_groups_marked(
+    path: Path,
+    text: str,
+    options: PreprocessOptions | None,
+    source: SourceMap,
+    main: str,
+    plain: tuple[c_ast.FileAST, list[Kernel], FileSymbols],
+) -> tuple[c_ast.FileAST, list[Kernel], FileSymbols]:
+    """The file parsed again with each body's conditional groups between marker
+    statements (frontend/conditional.py), so that the statements of a group are known.
+    If that does not parse, the first reading, with those kernels left as written."""
+    kernels = plain[1]
+    spans = [k.span for k in kernels if isinstance(k.span, BodySpan) and k.span.groups]
+    filename = kernels[0].loop.coord.file if kernels[0].loop.coord else str(path)
+    try:
+        text_marked = marked(text, [list(s.groups) for s in spans], filename)
+        pre = preprocess_copy(path, text_marked, options)
+        ast = parse(pre, str(path))
+        kernels, symbols = find_kernels(ast, source, main)
+    except AccsatError:
+        why = "a conditional group inside the loop body that the parser cannot delimit"
+        for k in plain[1]:
+            if isinstance(k.span, BodySpan) and k.span.groups:
+                k.span = why
+        return plain
+    return ast, kernels, symbols
 
 
 def clear_cache() -> None:

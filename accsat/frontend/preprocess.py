@@ -114,3 +114,13 @@ def marker_file(spelled: str) -> str:
         pos = m.end()
     out += spelled[pos:].encode("utf-8", "surrogateescape")
     return out.decode("utf-8", "surrogateescape")
+
+
+def c_string(name: str) -> str:
+    """``name`` as a C string literal, as cpp's own line markers spell it."""
+    return f'"{_escape(name)}"'
+
+
+def _escape(name: str) -> str:
+    """``name`` inside a C string, as cpp's own line markers spell it."""
+    return name.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")

@@ -14,6 +14,8 @@ import bisect
 import re
 from dataclasses import dataclass
 
+from .conditional import GroupSpan, find_groups
+
 _TOKEN = re.compile(
     r"""
     (?P<ws>[ \t\f\v\r]+|\\\r?\n)
@@ -92,6 +94,8 @@ class BodySpan:
     first_line: int
     last_line: int
     braced: bool
+    # the body's outermost conditional-compilation groups (frontend/conditional.py)
+    groups: tuple[GroupSpan, ...] = ()
 
 
 class SourceMap:
@@ -133,10 +137,12 @@ class SourceMap:
         if end is None:
             return "cannot find the end of the loop body in the source text"
         first, last = self.tokens[i], self.tokens[end - 1]
-        for tok in self.tokens[i:end]:
-            if tok.kind == "directive" and not tok.text.lstrip("# \t").startswith("pragma"):
-                return "preprocessor directive inside the loop body"
-        return BodySpan(first.start, last.end, first.line, last.line, first.text == "{")
+        groups = find_groups(self.text, self.tokens, i, end)
+        if isinstance(groups, str):
+            return groups
+        return BodySpan(
+            first.start, last.end, first.line, last.line, first.text == "{", tuple(groups)
+        )
 
     def _skip_group(self, i: int, open_: str, close: str) -> int | None:
         """Index after the group that starts at token ``i`` (which must be ``open_``)."""

@@ -73,16 +73,20 @@ class Eval:
 
 @dataclass
 class Verbatim:
-    """Text printed as written: declarations without initialiser, pragmas, break..."""
+    """Text printed as written: declarations without initialiser, pragmas, break...;
+    a conditional-compilation group (``as_written``: its lines exactly, indentation
+    included), with the values after it of the variables it may assign (``phis``)."""
 
     child_fields = ()
     use_fields = ()
-    attr_fields = ("text", "pos", "line", "declares")
+    attr_fields = ("text", "pos", "line", "declares", "phis", "as_written")
 
     text: str
     pos: int
     line: int
     declares: Symbol | None = None
+    phis: dict[Symbol, int] = field(default_factory=dict)
+    as_written: bool = False
 
 
 @dataclass

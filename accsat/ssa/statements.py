@@ -7,14 +7,16 @@ with the reason and line when the body uses something accsat does not model.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from pycparser import c_ast, c_generator
 
 from ..errors import Unsupported
+from ..frontend import conditional, directives
 from ..frontend import ctypes as ct
-from ..frontend import directives
+from ..frontend.conditional import BEGIN, END, Group
 from ..frontend.kernels import Kernel
+from ..frontend.source_map import tokenize
 from ..frontend.symbols import FileSymbols, Symbol
 from . import ir, promote
 from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name, walk
@@ -65,9 +67,10 @@ class SSABuilder(ExpressionBuilder):
 
     # -- statements ----------------------------------------------------------------------------
     def statements(self, items: list[c_ast.Node]) -> None:
+        items = self.grouped(items)
         pending = None  # a loop's promotion begun before the pragma above it
         last = items[-1] if items else None
-        if isinstance(last, c_ast.Pragma) and directives.parse(last.string).is_atomic_update:
+        if isinstance(last, c_ast.Pragma) and directives.parse(last.string).atomic_kind:
             raise Unsupported("'#pragma ... atomic' with no statement after it")
         for k, item in enumerate(items):
             first, cost, since = len(self.block.stmts), self.stats.cost, len(self.spelled)
@@ -102,6 +105,59 @@ class SSABuilder(ExpressionBuilder):
                 self.note_origin(None, first, 0.0, synthetic=True)
                 return
 
+    def grouped(self, items: list[c_ast.Node]) -> list[c_ast.Node]:
+        """``items`` with the statements of each conditional-compilation group (between
+        its marker statements, frontend/conditional.py) as one ``Group`` node."""
+        out: list[c_ast.Node] = []
+        k = 0
+        while k < len(items):
+            mark = conditional.marker(items[k])
+            if mark is None:
+                out.append(items[k])
+                k += 1
+                continue
+            end = next(
+                (
+                    j
+                    for j in range(k + 1, len(items))
+                    if conditional.marker(items[j]) == (END, mark[1])
+                ),
+                None,
+            )
+            if mark[0] != BEGIN or end is None:
+                raise Unsupported("a conditional group that is not whole statements of one block")
+            out.append(Group(mark[1], items[k + 1 : end], items[k].coord))
+            k = end + 1
+        return out
+
+    def st_Group(self, node: Group) -> None:
+        """A conditional-compilation group: printed exactly as written, all its branches,
+        and ordered like a call (it may read and write any location). A variable any
+        branch assigns has a new value after it."""
+        span = self.kernel.span
+        assert not isinstance(span, str)
+        group = span.groups[node.index]
+        for item in node.items:
+            if isinstance(item, (c_ast.Decl, c_ast.DeclList)):
+                raise Unsupported("a declaration inside a conditional group")
+            if may_jump_out(item) or isinstance(item, (c_ast.Break, c_ast.Continue)):
+                raise Unsupported("'break' or 'continue' inside a conditional group")
+        pos = self.next_pos()
+        self.memory_event("call", pos)
+        phis = self.assigned_here(conditional.assigned_names(tokenize(group.text)), pos)
+        self.emit(ir.Verbatim(group.text, pos, group.first_line, phis=phis, as_written=True))
+
+    def assigned_here(self, names: Iterable[str], pos: int) -> dict[Symbol, int]:
+        """New values at ``pos`` of the variables named (a statement printed as written
+        assigns them): each a leaf of its own from there on."""
+        phis = {}
+        for name in sorted(names):
+            sym = self.scope.lookup(name)
+            if sym is not None and self.is_register(sym):
+                phis[sym] = self.env[sym] = self.phi(sym, f"g{pos}", pos, self.ctx)
+                self.record_assign(sym, pos)
+        return phis
+
     def note_origin(
         self,
         node: c_ast.Node | None,
@@ -129,8 +185,8 @@ class SSABuilder(ExpressionBuilder):
 
     def statement(self, node: c_ast.Node) -> None:
         if self.atomic is not None:
-            self.atomic = None
-            self.atomic_statement(node)
+            kind, self.atomic = directives.parse(self.atomic.string).atomic_kind, None
+            self.atomic_statement(node, kind)
             return
         kind = type(node).__name__
         method = getattr(self, "st_" + kind, None)
@@ -177,7 +233,7 @@ class SSABuilder(ExpressionBuilder):
         if directive.blocks_rewrite:
             raise Unsupported(f"'#pragma {directive.text}' inside the loop body")
         self.verbatim("#pragma " + node.string, node)
-        if directive.is_atomic_update:
+        if directive.atomic_kind:
             self.atomic = node
 
     def only_atomic(self, name: str) -> bool:
@@ -191,30 +247,36 @@ class SSABuilder(ExpressionBuilder):
 
         return sum(uses(s) for s in _atomic_statements(body)) == uses(body)
 
-    def atomic_statement(self, node: c_ast.Node) -> None:
-        """The statement of an atomic update or write (``h[k] += w;``, ``x[i]++;``): printed
-        as written, right after its directive, ordered against every load and store like
-        a call (it may read and write any location). Its own operands are not shared with
-        the rest of the body: another thread may change them in between."""
-        target = _atomic_target(node)
-        if target is None:
-            raise Unsupported("atomic statement that is not an update or a write of one location")
-        if isinstance(target, c_ast.ID) and not self.only_atomic(target.name):
-            raise Unsupported(
-                f"atomic update of the variable '{target.name}', which the body also reads "
-                "or assigns elsewhere"
-            )
-        inner = [n for n in walk(node) if n is not node and n is not target]
-        if any(isinstance(n, c_ast.Assignment) or _incdec(n) for n in inner):
-            raise Unsupported("atomic statement with another side effect")
-        for call in (n for n in inner if isinstance(n, c_ast.FuncCall)):
-            name, _ = self.callee(call)
-            if not self.is_pure(name):
-                raise Unsupported(f"atomic statement that calls '{name}'")
+    def atomic_statement(self, node: c_ast.Node, kind: str) -> None:
+        """The statement of an atomic update or write (``h[k] += w;``, ``x[i]++;``), read
+        (``v = h[k];``) or capture (``v = c[b]++;``, ``{ v = c[b]; c[b] += w; }``):
+        printed as written, right after its directive, ordered against every load and
+        store like a call (it may read and write any location). Its own operands are
+        not shared with the rest of the body: another thread may change them in between.
+        A read or capture gives its variable ``v`` a new value."""
+        found = _atomic_parts(node, kind)
+        if found is None:
+            raise Unsupported(f"atomic {kind} statement of a form accsat does not know")
+        statements, captured = found
+        for part, target in statements:
+            if isinstance(target, c_ast.ID) and not self.only_atomic(target.name):
+                raise Unsupported(
+                    f"atomic update of the variable '{target.name}', which the body also "
+                    "reads or assigns elsewhere"
+                )
+            inner = [n for n in walk(part) if n is not part and n is not target]
+            if any(isinstance(n, c_ast.Assignment) or _incdec(n) for n in inner):
+                raise Unsupported("atomic statement with another side effect")
+            for call in (n for n in inner if isinstance(n, c_ast.FuncCall)):
+                name, _ = self.callee(call)
+                if not self.is_pure(name):
+                    raise Unsupported(f"atomic statement that calls '{name}'")
         pos = self.next_pos()
         self.memory_event("call", pos)
         line = node.coord.line if node.coord else self.line
-        self.emit(ir.Verbatim(_GEN.visit(node) + ";", pos, line))
+        phis = self.assigned_here(captured, pos)
+        text = _GEN.visit(node) if isinstance(node, c_ast.Compound) else _GEN.visit(node) + ";"
+        self.emit(ir.Verbatim(text.strip(), pos, line, phis=phis))
 
     def verbatim(self, text: str, node: c_ast.Node, declares: Symbol | None = None) -> None:
         line = node.coord.line if node.coord else self.line
@@ -398,12 +460,24 @@ class SSABuilder(ExpressionBuilder):
     def loop_assigned(self, node: c_ast.Node) -> list[Symbol]:
         """Variables visible here that the loop (header or body) assigns."""
         out: list[Symbol] = []
-        for target in assignment_targets(node):
-            if isinstance(target, c_ast.ID):
-                sym = self.scope.lookup(target.name)
-                if sym is not None and sym not in out and self.is_register(sym):
-                    out.append(sym)
+        names = [t.name for t in assignment_targets(node) if isinstance(t, c_ast.ID)]
+        names += sorted(self.group_assigned(node))
+        for name in names:
+            sym = self.scope.lookup(name)
+            if sym is not None and sym not in out and self.is_register(sym):
+                out.append(sym)
         return out
+
+    def group_assigned(self, node: c_ast.Node) -> set[str]:
+        """Names any branch of a conditional group inside ``node`` may assign (those of
+        the branches the flags leave out too)."""
+        span = self.kernel.span
+        names: set[str] = set()
+        for n in walk(node):
+            mark = conditional.marker(n)
+            if mark is not None and mark[0] == BEGIN and not isinstance(span, str):
+                names |= conditional.assigned_names(tokenize(span.groups[mark[1]].text))
+        return names
 
     def loop_stores(self, node: c_ast.Node) -> tuple[set[Region], bool]:
         """Regions the loop may store to, and whether it calls a function with effects."""
@@ -451,6 +525,47 @@ def _atomic_target(node: c_ast.Node) -> c_ast.Node | None:
     return None
 
 
+def _atomic_parts(
+    node: c_ast.Node, kind: str
+) -> tuple[list[tuple[c_ast.Node, c_ast.Node | None]], set[str]] | None:
+    """The expressions an atomic statement is made of, each with the location it
+    updates (None: read only), and the variables a read or capture assigns (``v`` of
+    ``v = x;``, ``v = x++;``, ``v = x op= e;``, or ``{ v = x; x op= e; }``); None for a
+    form accsat does not know."""
+    parts = node.block_items or [] if isinstance(node, c_ast.Compound) else [node]
+    if not parts or len(parts) > (2 if kind == "capture" else 1):
+        return None
+    out: list[tuple[c_ast.Node, c_ast.Node | None]] = []
+    captured: set[str] = set()
+    for part in parts:
+        if (
+            kind in ("read", "capture")
+            and isinstance(part, c_ast.Assignment)
+            and part.op == "="
+            and _capture_value(part.rvalue)
+        ):
+            out += [(part.rvalue, _atomic_target(part.rvalue)), (part.lvalue, None)]
+            if isinstance(part.lvalue, c_ast.ID):
+                captured.add(part.lvalue.name)
+            continue
+        target = _atomic_target(part)
+        if target is None:
+            return None
+        out.append((part, target))
+    return out, captured
+
+
+def _capture_value(expr: c_ast.Node) -> bool:
+    """What ``v = ...`` reads atomically: ``x``, ``x++``, ``--x``, ``x op= e``."""
+    location = (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)
+    return (
+        isinstance(expr, location)
+        or isinstance(expr, c_ast.UnaryOp) and expr.op == "*"
+        or _incdec(expr)
+        or isinstance(expr, c_ast.Assignment)
+    )
+
+
 def _atomic_statements(body: c_ast.Node) -> list[c_ast.Node]:
     """The statements right after an atomic update or write directive in ``body``."""
     out = []
@@ -459,7 +574,7 @@ def _atomic_statements(body: c_ast.Node) -> list[c_ast.Node]:
         out += [
             stmt
             for pragma, stmt in zip(items, items[1:], strict=False)
-            if isinstance(pragma, c_ast.Pragma) and directives.parse(pragma.string).is_atomic_update
+            if isinstance(pragma, c_ast.Pragma) and directives.parse(pragma.string).atomic_kind
         ]
     return out
 

@@ -23,6 +23,7 @@ import numpy as np
 from pycparser import c_ast
 
 from ..frontend import ctypes as ct
+from ..frontend.conditional import marker
 from ..frontend.literals import parse_char, parse_float, parse_int
 from ..frontend.symbols import FileSymbols, Scope
 from . import mathlib
@@ -142,6 +143,8 @@ class _Compiler:
         return fn or (lambda st: None)
 
     def stmt(self, node: c_ast.Node) -> Callable | None:
+        if marker(node) is not None:  # where a conditional group begins or ends: nothing
+            return None
         method = getattr(self, "st_" + type(node).__name__, None)
         if method is not None:
             return method(node)

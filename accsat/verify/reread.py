@@ -39,9 +39,11 @@ from pycparser import c_ast
 from ..codegen.splice import Replacement, splice
 from ..egraph.graph import ENode
 from ..errors import AccsatError
+from ..frontend.conditional import marked_body
 from ..frontend.fold import evaluate, scalar
 from ..frontend.kernels import Kernel
 from ..frontend.preprocess import PreprocessOptions, preprocess_copy
+from ..frontend.source_map import tokenize
 from ..ops import FOLDABLE
 from ..ssa import ir
 from ..ssa.state import SSAKernel
@@ -142,7 +144,10 @@ def expand_bodies(
     preprocessed with the compilation's flags (one run, every body marked), each body cut
     out of the output. Outside the bodies the file is as written, so every name means in
     the re-read body what it means in the kernel as loaded."""
-    marked = [replace(r, text=f"{_BEGIN}{i} {r.text} {_END}{i}") for i, r in bodies.items()]
+    marked = [
+        replace(r, text=f"{_BEGIN}{i} {marked_body(r.text, tokenize(r.text))} {_END}{i}")
+        for i, r in bodies.items()
+    ]
     pre = preprocess_copy(path, splice(text, marked), options)
     out = {}
     for i in bodies:

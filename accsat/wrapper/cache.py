@@ -44,8 +44,8 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..codegen.splice import c_string
 from ..fileio import readable, write_atomically
+from ..frontend.preprocess import c_string
 
 FORMAT = "rewrite-v1"
 FINGERPRINTS = "fingerprints"

@@ -7,11 +7,13 @@ void portable(int n)
 {
 #pragma acc parallel loop
   for (int i = 0; i < n; i++) {
+    double t = a[i] * a[i] + a[i];
 #ifdef USE_FMA
     b[i] = a[i] * a[i] + a[i] * b[i];
 #else
     b[i] = a[i] * b[i] + a[i] * a[i];
 #endif
+    b[i] = b[i] * t + t * t;
   }
 }
 

@@ -1,7 +1,8 @@
-"""Atomic updates and writes inside a kernel (issue 25): the atomic statement stays as
-written right after its directive, ordered against every load and store like a call;
-the rest of the body is rewritten. Read, capture and compare forms, and a variable the
-body also uses, leave the kernel as written with a reason."""
+"""Atomic statements inside a kernel (issue 25): update, write, read and capture stay
+as written right after their directive, ordered against every load and store like a
+call, and a read or capture gives its variable a new value; the rest of the body is
+rewritten. Compare, other forms, and an atomic variable the body also uses leave the
+kernel as written with a reason."""
 
 from __future__ import annotations
 
@@ -61,6 +62,25 @@ void inner(int n, int m)
   }
 }
 
+void capture(int n)
+{
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    long slot;
+    double old;
+#pragma omp atomic capture
+    slot = count[idx[i] & 15]++;
+    c[slot % N] = a[i] * a[i] + a[i] * b[i];
+#pragma omp atomic read
+    old = h[i];
+#pragma omp atomic read
+    c[(i + 1) % N] = h[(i + 3) % N];
+#pragma omp atomic capture
+    { old = h[i]; h[i] += a[i]; }
+    b[i] = old * a[i] + a[i] * a[i];
+  }
+}
+
 int main(void)
 {
   for (int i = 0; i < N; i++) {
@@ -70,6 +90,7 @@ int main(void)
   hist(N);
   sum(N);
   inner(64, 9);
+  capture(N);
   double s = total;
   long k = 0;
   for (int i = 0; i < N; i++) s += b[i] + c[i] + h[i];
@@ -88,7 +109,7 @@ def rewrite(tmp_path: Path, text: str, variant: str = "cse"):
 
 def test_the_kernels_are_rewritten_around_their_atomic_statements(tmp_path):
     done = rewrite(tmp_path, HIST)
-    assert [k.status for k in done.kernels] == ["rewritten"] * 3
+    assert [k.status for k in done.kernels] == ["rewritten"] * 4
     for line in ("h[BIN(idx[i])]   +=   a[i] * 2.0;  /* kept as written */",
                  "count[idx[i] & 15]++;", "total += a[i] * a[i];",
                  "total = total + b[i];"):  # fmt: skip
@@ -124,8 +145,11 @@ def test_the_rewritten_program_prints_the_same(tmp_path, flags):
 @pytest.mark.parametrize(
     "statement, reason",
     [
-        ("#pragma omp atomic capture\n    v = h[i]++;", "atomic capture"),
-        ("#pragma omp atomic read\n    v = h[i];", "atomic read"),
+        ("#pragma omp atomic compare\n    if (h[i] < v) h[i] = v;", "atomic compare"),
+        (
+            "#pragma omp atomic capture\n    { v = h[i]; h[i] += 1; v += 1; }",
+            "capture statement of a",
+        ),
         ("#pragma omp atomic\n    t += a[i];", "atomic update of the variable 't', which"),
         ("#pragma omp atomic\n    h[i] += a[i]++;", "another side effect"),
         ("#pragma omp atomic\n    h[i] += g(a[i]);", "atomic statement that calls 'g'"),

@@ -39,13 +39,21 @@ def test_omp_for_and_simd():
 
 
 def test_barriers_inside_bodies():
-    assert directives.parse("acc atomic capture").blocks_rewrite
-    assert directives.parse("omp atomic read").blocks_rewrite
     assert directives.parse("omp atomic compare").blocks_rewrite
     assert directives.parse("omp critical").blocks_rewrite
-    # an atomic update or write stays in place and the body is rewritten around it
-    for text in ("acc atomic update", "acc atomic", "omp atomic", "omp atomic seq_cst write"):
-        assert directives.parse(text).is_atomic_update and not directives.parse(text).blocks_rewrite
+    # an atomic statement stays in place and the body is rewritten around it
+    for text, kind in [
+        ("acc atomic update", "update"),
+        ("acc atomic", "update"),
+        ("omp atomic", "update"),
+        ("omp atomic seq_cst write", "write"),
+        ("acc atomic capture", "capture"),
+        ("omp atomic read", "read"),
+        ("omp atomic seq_cst capture", "capture"),
+    ]:
+        assert directives.parse(text).atomic_kind == kind
+        assert not directives.parse(text).blocks_rewrite
+    assert directives.parse("omp atomic compare").atomic_kind == ""
     assert not directives.parse("acc loop seq").blocks_rewrite
 
 

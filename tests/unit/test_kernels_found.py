@@ -82,7 +82,7 @@ void f(int n) {
     assert "macro" in ks[0].span
 
 
-def test_preprocessor_conditional_in_body_is_not_mapped(cfile):
+def test_preprocessor_conditional_in_body_is_mapped_with_its_group(cfile):
     p = cfile("""
 double a[10];
 void f(int n) {
@@ -96,8 +96,25 @@ void f(int n) {
   }
 }
 """)
+    (k,) = kernels_of(p)
+    assert not isinstance(k.span, str)
+    (group,) = k.span.groups
+    assert (group.first_line, group.last_line) == (6, 10)
+
+
+def test_other_directives_in_a_body_are_not_mapped(cfile):
+    p = cfile("""
+double a[10];
+void f(int n) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+#undef X
+    a[i] = 1.0;
+  }
+}
+""")
     ks = kernels_of(p)
-    assert isinstance(ks[0].span, str) and "preprocessor" in ks[0].span
+    assert isinstance(ks[0].span, str) and "directive '#undef'" in ks[0].span
 
 
 def test_body_spans_for_unbraced_forms(cfile):

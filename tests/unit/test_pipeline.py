@@ -25,7 +25,7 @@ def body(src: str, decls: str = "int i, j; double t, s;") -> str:
     [
         ("    if (a[i] > 0) goto out;\n    b[i] = 1; out: ;", "goto"),
         ("    switch (idx[i]) { case 0: b[i] = 1; break; default: b[i] = 2; }", "switch"),
-        ("    #pragma omp atomic capture\n    b[i] = c[0]++;", "atomic capture"),
+        ("    #pragma omp atomic compare\n    if (c[0] < a[i]) c[0] = a[i];", "atomic compare"),
         ("    double j = a[i]; b[i] = j;", "hides another variable"),
         ("    static double z; z = a[i]; b[i] = z;", "static"),
         ("    b[i] = a[i] > 0 && (c[i] = 1) > 0;", "conditionally evaluated"),

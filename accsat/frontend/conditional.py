@@ -1,0 +1,222 @@
+"""Conditional compilation inside a kernel body: ``#if``/``#ifdef`` ... ``#endif``.
+
+Portable codes choose a body's statements this way. The parser sees only the
+branch the flags select, so each outermost group of whole statements is kept as
+one opaque statement (printed exactly as written, inactive branches included)
+and the rest of the body is rewritten around it.
+
+To find the group's statements in the parsed program, the file is preprocessed
+again with a marker statement just before each group and one just after it
+(``__accsat_group_begin(k);`` ... ``__accsat_group_end(k);``, ``k`` numbering the
+groups of one body), followed by ``#line`` so that every other line keeps its
+number. ``find_groups`` says which groups can be delimited so: each branch whole
+statements, at a statement boundary, and no other directive than ``#pragma`` in
+the body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from .preprocess import c_string
+
+BEGIN, END = "__accsat_group_begin", "__accsat_group_end"
+_OPEN = ("if", "ifdef", "ifndef")
+_MIDDLE = ("elif", "else", "elifdef", "elifndef")
+_PAIRS = {"(": ")", "[": "]", "{": "}"}
+
+
+@dataclass(frozen=True)
+class GroupSpan:
+    """One outermost conditional group of a body: its ``#if`` line through its
+    ``#endif`` line, as written (``start``/``end``: offsets of those lines' first and
+    last characters, the newline after ``#endif`` excluded)."""
+
+    first_line: int
+    last_line: int
+    start: int
+    end: int
+    text: str
+
+
+def directive_name(text: str) -> str:
+    """``if`` for ``#  if X``, ``pragma`` for ``#pragma acc ...``."""
+    word = text.lstrip("#").lstrip(" \t")
+    name = ""
+    for ch in word:
+        if not (ch.isalnum() or ch == "_"):
+            break
+        name += ch
+    return name
+
+
+def find_groups(
+    text: str, tokens: list, first: int, stop: int, others: tuple[str, ...] = ("pragma",)
+) -> list[GroupSpan] | str:
+    """The outermost conditional groups among ``tokens[first:stop]`` (a body), or why
+    the body cannot be rewritten around them (``others``: the other directives it may
+    hold)."""
+    groups: list[GroupSpan] = []
+    depth, opened, branch = 0, 0, first
+    for k in range(first, stop):
+        tok = tokens[k]
+        if tok.kind != "directive":
+            continue
+        name = directive_name(tok.text)
+        if name in others or name == "":  # "#" alone is a null directive
+            continue
+        if name in _OPEN:
+            if depth == 0:
+                why = _boundary_before(tokens, first, k)
+                if why:
+                    return why
+                opened, branch = k, k + 1
+            depth += 1
+        elif name in _MIDDLE or name == "endif":
+            if depth == 0:
+                return f"'#{name}' without its '#if' inside the loop body"
+            if depth == 1:
+                why = _whole_statements(tokens, branch, k)
+                if why:
+                    return why
+                branch = k + 1
+            if name == "endif":
+                depth -= 1
+                if depth == 0:
+                    if k + 1 < stop and tokens[k + 1].text == "else":
+                        return "a conditional group ends before the 'else' of its 'if'"
+                    groups.append(_group(text, tokens[opened], tok))
+        else:
+            return f"preprocessor directive '#{name}' inside the loop body"
+    if depth:
+        return "'#if' without its '#endif' inside the loop body"
+    return groups
+
+
+def _group(text: str, opening, closing) -> GroupSpan:
+    start = text.rfind("\n", 0, opening.start) + 1
+    return GroupSpan(
+        opening.line,
+        closing.line + closing.text.count("\n"),
+        start,
+        closing.end,
+        text[start : closing.end],
+    )
+
+
+def _boundary_before(tokens: list, first: int, k: int) -> str | None:
+    """A group begins where a statement may: after ``;``, ``{`` or ``}``, or first."""
+    j = k - 1
+    while j >= first and tokens[j].kind == "directive":
+        if directive_name(tokens[j].text) == "pragma":
+            return "a conditional group right after a '#pragma'"
+        j -= 1
+    if j < first or tokens[j].text in (";", "{", "}"):
+        return None
+    return "a conditional group inside a statement"
+
+
+def _whole_statements(tokens: list, first: int, stop: int) -> str | None:
+    """One branch: whole statements (brackets balanced, ending with ``;`` or ``}``)."""
+    stack: list[str] = []
+    last = None
+    for tok in tokens[first:stop]:
+        if tok.kind == "directive":
+            continue
+        if last is None and tok.text in ("else", "while"):
+            return f"a conditional group that begins with '{tok.text}'"
+        last = tok.text
+        if tok.text in _PAIRS:
+            stack.append(_PAIRS[tok.text])
+        elif tok.text in (")", "]", "}") and (not stack or stack.pop() != tok.text):
+            return "a conditional group whose branch is not whole statements"
+    if stack or last not in (None, ";", "}"):
+        return "a conditional group whose branch is not whole statements"
+    return None
+
+
+def marked(text: str, groups: list[list[GroupSpan]], filename: str) -> str:
+    """``text`` with the marker statements around each group (``groups``: per body, in
+    text order) and ``#line`` after each, naming ``filename`` as cpp would."""
+    quoted = c_string(filename)
+    out, last = [f"#line 1 {quoted}\n"], 0
+    every = sorted(
+        ((g, k) for body in groups for k, g in enumerate(body)), key=lambda p: p[0].start
+    )
+    for g, k in every:
+        out.append(text[last : g.start])
+        out.append(f"{BEGIN}({k});\n#line {g.first_line} {quoted}\n")
+        out.append(text[g.start : g.end])
+        out.append(f"\n{END}({k});\n#line {g.last_line + 1} {quoted}")
+        last = g.end
+    out.append(text[last:])
+    return "".join(out)
+
+
+def marked_body(body: str, tokens: list) -> str:
+    """A printed body (``tokens``: its own) with the marker statements around each of
+    its conditional groups, numbered as ``marked`` numbers them (no ``#line``: the
+    re-read check reads no line numbers)."""
+    groups = find_groups(body, tokens, 0, len(tokens), ("pragma", "line"))  # accsat-cc's
+    if isinstance(groups, str):
+        return body
+    out, last = [], 0
+    for k, g in enumerate(groups):
+        out += [body[last : g.start], f"{BEGIN}({k});\n", body[g.start : g.end], f"\n{END}({k});"]
+        last = g.end
+    out.append(body[last:])
+    return "".join(out)
+
+
+def marker(node: c_ast.Node) -> tuple[str, int] | None:
+    """(BEGIN or END, k) for a marker statement, else None."""
+    if (
+        isinstance(node, c_ast.FuncCall)
+        and isinstance(node.name, c_ast.ID)
+        and node.name.name in (BEGIN, END)
+        and node.args is not None
+        and len(node.args.exprs) == 1
+        and isinstance(node.args.exprs[0], c_ast.Constant)
+    ):
+        return node.name.name, int(node.args.exprs[0].value)
+    return None
+
+
+class Group(c_ast.Node):
+    """The statements of conditional group ``index`` of a body (those of the branch the
+    flags select), as one statement (ssa/statements.py)."""
+
+    __slots__ = ("index", "items", "coord", "__weakref__")
+    attr_names = ("index",)
+
+    def __init__(self, index: int, items: list[c_ast.Node], coord=None):
+        self.index = index
+        self.items = items
+        self.coord = coord
+
+    def children(self):
+        return tuple((f"items[{k}]", item) for k, item in enumerate(self.items))
+
+    def __iter__(self):
+        yield from self.items
+
+
+_UPDATES = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
+
+
+def assigned_names(tokens: list) -> set[str]:
+    """Names any branch of a group (its ``tokens``) may assign: followed by an
+    assignment operator or ``++``/``--``, or preceded by ``++``/``--`` (a variable
+    whose address is taken lives in memory, and a call is a memory event)."""
+    toks = [t for t in tokens if t.kind != "directive"]
+    names = set()
+    for k, tok in enumerate(toks):
+        if tok.kind != "ident":
+            continue
+        after = toks[k + 1].text if k + 1 < len(toks) else ""
+        before = toks[k - 1].text if k > 0 else ""
+        if after in _UPDATES or before in ("++", "--"):
+            names.add(tok.text)
+    return names

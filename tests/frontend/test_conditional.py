@@ -1,0 +1,127 @@
+"""Conditional compilation inside a kernel body (issue 25): each outermost
+``#if``/``#ifdef`` group of whole statements is kept exactly as written, all its
+branches, as one statement ordered like a call; the rest of the body is rewritten
+around it, and the rewrite prints what the original prints under every choice of
+flags."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from accsat.frontend.conditional import find_groups
+from accsat.frontend.preprocess import PreprocessOptions
+from accsat.frontend.source_map import tokenize
+from accsat.options import VARIANTS, Options
+from accsat.pipeline import rewrite_file
+
+PROGRAM = """\
+#include <stdio.h>
+#define N 64
+double a[N], b[N], c[N];
+
+void portable(int n, double s)
+{
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double t = a[i] * a[i] + s;
+    b[i] = t * a[i] + a[i] * a[i];
+#ifdef USE_FMA
+    t = t * 2.0;
+    c[i] = a[i] * b[i];
+#elif defined(OTHER)
+    c[i] = 0.0;
+#else
+    c[i] = a[i] + b[i];
+#endif
+    b[i] = b[i] * t + a[i] * a[i] + c[i];
+    if (t > 0.5) {
+#if USE_FMA
+      c[i] = c[i] * 2.0;
+#endif
+      c[i] = c[i] * a[i] + a[i] * a[i];
+    }
+  }
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++) { a[i] = (i % 7) * 0.25 - 0.5; c[i] = i; }
+  portable(N, 0.25);
+  double sum = 0.0;
+  for (int i = 0; i < N; i++) sum += b[i] + 3.0 * c[i];
+  printf("%a\\n", sum);
+  return 0;
+}
+"""
+GROUP = PROGRAM[PROGRAM.index("#ifdef USE_FMA") : PROGRAM.index("#endif") + len("#endif")]
+FLAGS = [[], ["-DUSE_FMA"], ["-DOTHER"]]
+
+
+def rewrite(tmp_path: Path, variant: str, flags: list[str]):
+    path = tmp_path / "k.c"
+    path.write_text(PROGRAM)
+    options = Options(variant=variant, preprocess=PreprocessOptions(flags=tuple(flags)))
+    return rewrite_file(path, options)
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=["plain", "fma", "other"])
+def test_the_body_is_rewritten_around_its_groups(tmp_path, flags):
+    done = rewrite(tmp_path, "cse", flags)
+    (kernel,) = done.kernels
+    assert kernel.status == "rewritten", kernel.reason
+    assert GROUP in done.text and "#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif" in done.text
+    # a[i] is loaded again after each group: a group may write any location
+    body = done.text[done.text.index("for (int i") : done.text.index("int main")]
+    assert body.count("= a[i];") == 3
+
+
+def test_the_rewrite_does_not_depend_on_the_flags(tmp_path):
+    """Every branch's assignments count, so one rewrite serves every configuration."""
+    texts = {rewrite(tmp_path, "accsat", flags).text for flags in FLAGS}
+    assert len(texts) == 1
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_rewritten_program_prints_the_same_under_every_flag(tmp_path, variant):
+    new = rewrite(tmp_path, variant, []).text
+    for flags in FLAGS:
+        out = []
+        for name, text in (("orig.c", PROGRAM), ("new.c", new)):
+            (tmp_path / name).write_text(text)
+            exe = tmp_path / name.replace(".c", ".x")
+            cmd = ["gcc", "-O2", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
+            subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
+            out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
+        assert out[0] == out[1], flags
+
+
+@pytest.mark.parametrize(
+    "body, reason",
+    [
+        ("{\n  x = a +\n#ifdef F\n  b;\n#else\n  c;\n#endif\n}", "inside a statement"),
+        ("{\n  if (p)\n#ifdef F\n    x = 1;\n#endif\n}", "inside a statement"),
+        ("{\n  if (p) x = 1;\n#ifdef F\n  else x = 2;\n#endif\n}", "begins with 'else'"),
+        ("{\n#ifdef F\n  if (p) x = 1;\n#endif\n  else x = 2;\n}", "before the 'else'"),
+        ("{\n#ifdef F\n  for (;;) {\n#else\n  while (1) {\n#endif\n  }\n}", "not whole"),
+        ("{\n#pragma omp simd\n#ifdef F\n  x = 1;\n#endif\n}", "after a '#pragma'"),
+        ("{\n#define Y 2\n  x = Y;\n}", "directive '#define'"),
+        ("{\n#ifdef F\n  x = 1;\n}", "without its '#endif'"),
+    ],
+)
+def test_groups_that_are_not_whole_statements_are_refused(body, reason):
+    tokens = tokenize(body)
+    found = find_groups(body, tokens, 0, len(tokens))
+    assert isinstance(found, str) and reason in found, found
+
+
+def test_groups_of_whole_statements_are_found():
+    body = "{\n  x = 1;\n#if A\n  y = 2;\n#elif B\n  { y = 3; }\n#else\n#endif\n  z = 4;\n}"
+    tokens = tokenize(body)
+    (group,) = find_groups(body, tokens, 0, len(tokens))
+    assert (group.first_line, group.last_line) == (3, 8)
+    assert group.text == "#if A\n  y = 2;\n#elif B\n  { y = 3; }\n#else\n#endif"
