@@ -156,7 +156,12 @@ class Directive:
     def blocks_rewrite(self) -> bool:
         """A directive inside a body that accsat leaves alone, and so the body too (an
         atomic statement is kept in place instead: ``atomic_kind``)."""
-        return SYNC in self.kinds and not self.atomic_kind
+        return SYNC in self.kinds and not self.atomic_kind and not self.is_critical
+
+    @property
+    def is_critical(self) -> bool:
+        """``omp critical [(name)]``: its statement is kept as written, like an atomic one."""
+        return self.words == ("critical",)
 
     @property
     def atomic_kind(self) -> str:

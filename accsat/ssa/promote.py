@@ -145,7 +145,7 @@ def _plan(b: SSABuilder, loop: c_ast.Node) -> list[_Location]:
     if any(not _pure_call(b, n) for n in walk(loop) if isinstance(n, c_ast.FuncCall)):
         return []
     if any(_atomic(n) for n in walk(loop) if isinstance(n, c_ast.Pragma)):
-        return []  # an atomic statement reads and writes memory as a call does
+        return []  # an atomic or critical statement reads and writes memory as a call does
     variant = _variant_names(loop)
     local = _local_decls(loop)
     headers = [p for n in walk(loop) if isinstance(n, _LOOPS) for p in _header_parts(n)]
@@ -304,7 +304,7 @@ def _pointer_free(b: SSABuilder, root: str | None) -> bool:
 
 
 def _atomic(pragma: c_ast.Pragma) -> bool:
-    return directives.parse(pragma.string).words == ("atomic",)
+    return directives.parse(pragma.string).words in (("atomic",), ("critical",))
 
 
 def _pure_call(b: SSABuilder, call: c_ast.FuncCall) -> bool:

@@ -185,8 +185,11 @@ class SSABuilder(ExpressionBuilder):
 
     def statement(self, node: c_ast.Node) -> None:
         if self.atomic is not None:
-            kind, self.atomic = directives.parse(self.atomic.string).atomic_kind, None
-            self.atomic_statement(node, kind)
+            directive, self.atomic = directives.parse(self.atomic.string), None
+            if directive.is_critical:
+                self.critical_statement(node)
+            else:
+                self.atomic_statement(node, directive.atomic_kind)
             return
         kind = type(node).__name__
         method = getattr(self, "st_" + kind, None)
@@ -233,8 +236,8 @@ class SSABuilder(ExpressionBuilder):
         if directive.blocks_rewrite:
             raise Unsupported(f"'#pragma {directive.text}' inside the loop body")
         self.verbatim("#pragma " + node.string, node)
-        if directive.atomic_kind:
-            self.atomic = node
+        if directive.atomic_kind or directive.is_critical:
+            self.atomic = node  # the statement after it is kept as written
 
     def only_atomic(self, name: str) -> bool:
         """Whether the variable ``name`` appears in the kernel's body only inside atomic
@@ -277,6 +280,20 @@ class SSABuilder(ExpressionBuilder):
         phis = self.assigned_here(captured, pos)
         text = _GEN.visit(node) if isinstance(node, c_ast.Compound) else _GEN.visit(node) + ";"
         self.emit(ir.Verbatim(text.strip(), pos, line, phis=phis))
+
+    def critical_statement(self, node: c_ast.Node) -> None:
+        """The statement of ``omp critical``: printed as written, ordered like a call, and
+        the variables it assigns given new values after it."""
+        if may_jump_out(node) or isinstance(node, (c_ast.Break, c_ast.Continue)):
+            raise Unsupported("'break' or 'continue' inside a critical construct")
+        if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(node)):
+            raise Unsupported("'return' or 'goto' inside a critical construct")
+        names = {t.name for t in assignment_targets(node) if isinstance(t, c_ast.ID)}
+        pos = self.next_pos()
+        self.memory_event("call", pos)
+        line = node.coord.line if node.coord else self.line
+        text = _GEN.visit(node) if isinstance(node, c_ast.Compound) else _GEN.visit(node) + ";"
+        self.emit(ir.Verbatim(text.strip(), pos, line, phis=self.assigned_here(names, pos)))
 
     def verbatim(self, text: str, node: c_ast.Node, declares: Symbol | None = None) -> None:
         line = node.coord.line if node.coord else self.line
@@ -560,7 +577,8 @@ def _capture_value(expr: c_ast.Node) -> bool:
     location = (c_ast.ID, c_ast.ArrayRef, c_ast.StructRef)
     return (
         isinstance(expr, location)
-        or isinstance(expr, c_ast.UnaryOp) and expr.op == "*"
+        or isinstance(expr, c_ast.UnaryOp)
+        and expr.op == "*"
         or _incdec(expr)
         or isinstance(expr, c_ast.Assignment)
     )

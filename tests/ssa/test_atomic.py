@@ -1,5 +1,5 @@
-"""Atomic statements inside a kernel (issue 25): update, write, read and capture stay
-as written right after their directive, ordered against every load and store like a
+"""Atomic statements inside a kernel (issue 25): update, write, read and capture (and
+the statement of ``omp critical``) stay as written right after their directive, ordered against every load and store like a
 call, and a read or capture gives its variable a new value; the rest of the body is
 rewritten. Compare, other forms, and an atomic variable the body also uses leave the
 kernel as written with a reason."""
@@ -81,6 +81,21 @@ void capture(int n)
   }
 }
 
+void crit(int n)
+{
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) {
+    double m;
+    b[i] = a[i] * a[i] + a[i];
+#pragma omp critical (sum)
+    {
+      m = total;
+      total = total + b[i];
+    }
+    c[i] = m * a[i] + a[i] * a[i];
+  }
+}
+
 int main(void)
 {
   for (int i = 0; i < N; i++) {
@@ -91,6 +106,7 @@ int main(void)
   sum(N);
   inner(64, 9);
   capture(N);
+  crit(N);
   double s = total;
   long k = 0;
   for (int i = 0; i < N; i++) s += b[i] + c[i] + h[i];
@@ -109,7 +125,7 @@ def rewrite(tmp_path: Path, text: str, variant: str = "cse"):
 
 def test_the_kernels_are_rewritten_around_their_atomic_statements(tmp_path):
     done = rewrite(tmp_path, HIST)
-    assert [k.status for k in done.kernels] == ["rewritten"] * 4
+    assert [k.status for k in done.kernels] == ["rewritten"] * 5
     for line in ("h[BIN(idx[i])]   +=   a[i] * 2.0;  /* kept as written */",
                  "count[idx[i] & 15]++;", "total += a[i] * a[i];",
                  "total = total + b[i];"):  # fmt: skip

@@ -40,7 +40,9 @@ def test_omp_for_and_simd():
 
 def test_barriers_inside_bodies():
     assert directives.parse("omp atomic compare").blocks_rewrite
-    assert directives.parse("omp critical").blocks_rewrite
+    assert directives.parse("omp ordered").blocks_rewrite
+    assert directives.parse("omp critical (name)").is_critical
+    assert not directives.parse("omp critical").blocks_rewrite
     # an atomic statement stays in place and the body is rewritten around it
     for text, kind in [
         ("acc atomic update", "update"),
