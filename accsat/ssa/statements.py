@@ -25,6 +25,7 @@ from .memory import ANYWHERE, Region
 from .state import Origin, SSAKernel
 
 _GEN = c_generator.CGenerator()
+_JUMPS = frozenset(("break", "continue", "return", "goto"))
 
 
 class SSABuilder(ExpressionBuilder):
@@ -140,11 +141,13 @@ class SSABuilder(ExpressionBuilder):
         for item in node.items:
             if isinstance(item, (c_ast.Decl, c_ast.DeclList)):
                 raise Unsupported("a declaration inside a conditional group")
-            if may_jump_out(item) or isinstance(item, (c_ast.Break, c_ast.Continue)):
-                raise Unsupported("'break' or 'continue' inside a conditional group")
+        tokens = tokenize(group.text)
+        jumps = {t.text for t in tokens if t.kind == "ident"} & _JUMPS  # in any branch
+        if jumps:
+            raise Unsupported(f"'{min(jumps)}' inside a conditional group")
         pos = self.next_pos()
         self.memory_event("call", pos)
-        phis = self.assigned_here(conditional.assigned_names(tokenize(group.text)), pos)
+        phis = self.assigned_here(conditional.assigned_names(tokens), pos)
         self.emit(ir.Verbatim(group.text, pos, group.first_line, phis=phis, as_written=True))
 
     def assigned_here(self, names: Iterable[str], pos: int) -> dict[Symbol, int]:

@@ -125,3 +125,22 @@ def test_groups_of_whole_statements_are_found():
     (group,) = find_groups(body, tokens, 0, len(tokens))
     assert (group.first_line, group.last_line) == (3, 8)
     assert group.text == "#if A\n  y = 2;\n#elif B\n  { y = 3; }\n#else\n#endif"
+
+
+@pytest.mark.parametrize(
+    "group, reason",
+    [
+        ("#ifdef SKIP\n    continue;\n#endif", "'continue' inside a conditional group"),
+        ("#ifdef X\n    double u = a[i];\n    b[i] = u;\n#endif", "a declaration inside"),
+    ],
+)
+def test_groups_that_jump_or_declare_leave_the_kernel_as_written(tmp_path, group, reason):
+    """``continue`` in a branch the flags leave out counts too: the rewrite must hold
+    whichever branch is compiled."""
+    text = PROGRAM.replace("#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif", group)
+    path = tmp_path / "k.c"
+    path.write_text(text)
+    flags = ("-DX",) if "double u" in group else ()
+    options = Options(variant="cse", preprocess=PreprocessOptions(flags=flags))
+    (kernel,) = rewrite_file(path, options).kernels
+    assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
