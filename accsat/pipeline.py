@@ -161,10 +161,11 @@ def prepare(
 def _too_deep(exc: RecursionError) -> str:
     """The reason a kernel whose rewrite ran out of Python's stack is kept, naming the stage."""
     tb, stage = exc.__traceback__, "accsat"
+    package = Path(__file__).resolve().parent  # whatever folders hold it (one may be "accsat")
     while tb is not None:  # the first frame below this module's
-        parts = Path(tb.tb_frame.f_code.co_filename).parts
-        if "accsat" in parts[:-1] and parts[-1] != "pipeline.py":
-            stage = parts[parts.index("accsat") + 1].removesuffix(".py")
+        path = Path(tb.tb_frame.f_code.co_filename).resolve()
+        if path.is_relative_to(package) and path.name != "pipeline.py":
+            stage = path.relative_to(package).parts[0].removesuffix(".py")
             break
         tb = tb.tb_next
     return f"expression too deep: Python's recursion limit reached in {stage}"

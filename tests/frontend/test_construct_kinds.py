@@ -170,8 +170,10 @@ def test_directive_names_and_kinds_from_the_table(text, words, kinds):
     assert (d.words, set(d.kinds)) == (words, kinds)
 
 
-def test_named_critical_and_flush_with_a_list_block_a_rewrite():
-    assert directives.parse("omp critical(lock)").blocks_rewrite
+def test_named_critical_is_known_and_flush_with_a_list_blocks_a_rewrite():
+    # a named critical is one (its statement is kept as written, ssa/statements.py)
+    assert directives.parse("omp critical(lock)").is_critical
+    assert not directives.parse("omp critical(lock)").blocks_rewrite
     assert directives.parse("omp flush(a)").blocks_rewrite
     assert not directives.parse("acc cache(a[0:4])").blocks_rewrite
     assert not directives.parse("acc routine(f) seq").is_sequential_loop
