@@ -25,7 +25,7 @@ from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
 from .errors import AccsatError, Unsupported
 from .extract import CostModel, ExtractConfig, Extraction, dag_cost, extract, load_cost_model
-from .extract.costs import TIE_BREAK, constants_free, preferring
+from .extract.costs import MOST_TIE_BREAK, constants_free, preferring
 from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
 from .frontend.kernels import Kernel
@@ -403,6 +403,7 @@ def _print(
         shape,
         ctx.macros,
         options.declarations_first,
+        _own_names(ctx),
     )
     return replace(printer.body(), budget=plan.budget or None)
 
@@ -436,7 +437,7 @@ def _exact(ext: Extraction, roots: list[int], plain, classes: int) -> Extraction
     ext.cost = dag_cost(ext.choice, list(dict.fromkeys(roots)), plain)
     # greedy's choice is gone: a lower bound of its cost without the tie-breaks (it
     # chose at most one node per class)
-    bound = ext.greedy_cost - 3 * TIE_BREAK * classes
+    bound = ext.greedy_cost - MOST_TIE_BREAK * classes
     ext.greedy_cost = max(math.floor(bound * 1000) / 1000, ext.cost)
     return ext
 

@@ -332,10 +332,8 @@ class _Planner:
         if self._declared is None:
             self._declared = {}
             for stmt, block in ir.walk(self.ssa.body):
-                if isinstance(stmt, ir.Assign) and stmt.decl is not None:
-                    self._declared[stmt.sym] = block.ctx
-                elif isinstance(stmt, ir.Verbatim) and stmt.declares is not None:
-                    self._declared[stmt.declares] = block.ctx
+                if (sym := ir.declared(stmt)) is not None:
+                    self._declared[sym] = block.ctx
         return self._declared
 
     def store_home(self, cls: int, use: Use) -> ir.Store | None:

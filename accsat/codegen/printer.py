@@ -6,6 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from pycparser import c_ast
+
 from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
 from ..frontend.source_map import SourceMap
@@ -62,6 +64,7 @@ class BodyPrinter:
         layout: Layout | None = None,
         macros: FileMacros | None = None,
         declarations_first: bool = False,
+        own: tuple[str, ...] = (),
     ):
         self.p = program
         self.plan = plan
@@ -99,6 +102,9 @@ class BodyPrinter:
         # lines begin, whether a statement was printed yet, and the declarations of
         # temporaries assigned after one (inserted where the block begins, at its end)
         self.declarations_first = declarations_first
+        self.own = own or (prefix,)  # prefixes of the variables accsat declares
+        self.declared_last: tuple[str, int] | None = None  # name, its declaration's line
+        self.merged_store = -1  # pos of the store printed as its declaration's initialiser
         self.decl_frames: list[_DeclFrame] = []
 
     # -- names ------------------------------------------------------------------------------
@@ -177,7 +183,7 @@ class BodyPrinter:
             self.keep.start(block, i)
             self.statement(stmt, block.ctx, indent)
             self.keep.end(block, i)
-            self.decl_frames[-1].statement_seen |= not _is_declaration(stmt)
+            self.decl_frames[-1].statement_seen |= not self.is_declaration(stmt)
         self.origin = None
         self.temps(Point(block.ctx, len(block.stmts)), indent)
         self.origin = outer
@@ -201,6 +207,13 @@ class BodyPrinter:
             name = self.new_temp(cls)
             self.source_line(self.serving.get(cls, 0))
             self.define(cls, name, text, indent)
+
+    def is_declaration(self, stmt: ir.Stmt) -> bool:
+        """Printed as a declaration (C89 allows only those before statements): a
+        variable declared, or a call whose result a temporary is declared with."""
+        if isinstance(stmt, ir.Eval):
+            return stmt.result in self.plan.class_of
+        return ir.declared(stmt) is not None or stmt.pos == self.merged_store
 
     def define(self, cls: int, name: str, text: str, indent: str) -> None:
         """``T name = text;``, or under ``declarations_first`` after a statement of the
@@ -232,7 +245,12 @@ class BodyPrinter:
         if text is None:
             lhs = self.keep.declarator(stmt) or stmt.sym.name
             frame = self.decl_frames[-1]
-            if stmt.decl and self.declarations_first and frame.statement_seen:
+            if (
+                stmt.decl
+                and self.declarations_first
+                and frame.statement_seen
+                and own_name(stmt.sym.name, self.own)
+            ):
                 frame.late.append(f"{indent}{lhs};")  # a variable promote.py declares
                 lhs = stmt.sym.name
             text = f"{lhs} = {self.expr.value(cls, stmt.sym.type)}"
@@ -241,10 +259,29 @@ class BodyPrinter:
     def stmt_Store(self, stmt: ir.Store, indent: str) -> None:
         target = self.store_target(stmt)  # printed before the value, as C reads it
         cls = self.plan.class_of[stmt.value]
+        if self.initialises(stmt):  # T t; + t = v;  ->  T t = v; (const, C89)
+            value = self.expr.value(cls, self._stored_type(stmt))
+            assert self.declared_last is not None
+            # after the temporaries the value needs (the IR has nothing else between)
+            declaration = self.lines.pop(self.declared_last[1])
+            self.lines.append(f"{declaration[:-1]} = {value};")
+            self.merged_store = stmt.pos
+            return
         text = self.keep.compound(stmt, target, cls)
         if text is None:
             text = f"{target} = {self.expr.value(cls, self._stored_type(stmt))}"
         self.lines.append(f"{indent}{text};")
+
+    def initialises(self, stmt: ir.Stmt) -> bool:
+        """The store of the initial value of a variable whose address is taken, right
+        after its declaration (ssa/statements.py st_Decl): printed as one declaration."""
+        node = self.origin.node if self.origin is not None else None
+        return (
+            isinstance(stmt, ir.Store)
+            and isinstance(node, c_ast.Decl)
+            and self.declared_last is not None
+            and self.declared_last[0] == node.name
+        )
 
     def store_target(self, stmt: ir.Store) -> str:
         cls = self.plan.class_of
@@ -266,6 +303,8 @@ class BodyPrinter:
 
     def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
         self.lines.append(stmt.text if stmt.as_written else indent + stmt.text)
+        if stmt.declares is not None:
+            self.declared_last = (stmt.declares.name, len(self.lines) - 1)
 
     def stmt_If(self, stmt: ir.If, indent: str) -> None:
         head = self.keep.condition(stmt, lambda: self.expr.expr(self.plan.class_of[stmt.cond])[0])
@@ -299,8 +338,6 @@ class _DeclFrame:
     late: list[str] = field(default_factory=list)
 
 
-def _is_declaration(stmt: ir.Stmt) -> bool:
-    """A statement printed as a declaration (C89 allows only those before statements)."""
-    if isinstance(stmt, ir.Verbatim):
-        return stmt.declares is not None
-    return isinstance(stmt, ir.Assign) and stmt.decl is not None
+def own_name(name: str, prefixes: tuple[str, ...]) -> bool:
+    """A variable accsat introduced (a temporary, a promoted location), not the user's."""
+    return any(name.startswith(p) and name[len(p) :].isdigit() for p in prefixes)

@@ -109,6 +109,7 @@ def load_cost_model(name_or_path: str) -> CostModel:
 # How much dearer a node the user did not write is than an equal alternative he did:
 # far below any cost a model gives (it only breaks ties), above the solver's tolerance.
 TIE_BREAK = 1e-4
+MOST_TIE_BREAK = 5 * TIE_BREAK  # what ``preferring`` adds to one node at most
 
 
 def preferring(

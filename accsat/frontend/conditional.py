@@ -16,6 +16,7 @@ the body.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from pycparser import c_ast
@@ -122,6 +123,8 @@ def _whole_statements(tokens: list, first: int, stop: int) -> str | None:
     """One branch: whole statements (brackets balanced, ending with ``;`` or ``}``)."""
     stack: list[str] = []
     last = None
+    if stop > first and tokens[stop - 1].kind == "directive":
+        return "a conditional group whose branch ends with a directive (it would apply to what follows)"
     for tok in tokens[first:stop]:
         if tok.kind == "directive":
             continue
@@ -206,17 +209,52 @@ class Group(c_ast.Node):
 _UPDATES = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"}
 
 
-def assigned_names(tokens: list) -> set[str]:
+_KEYWORDS = frozenset(("if", "for", "while", "switch", "return", "sizeof", "do", "else"))
+
+
+def assigned_names(tokens: list, is_function: Callable[[str], bool]) -> set[str]:
     """Names any branch of a group (its ``tokens``) may assign: followed by an
-    assignment operator or ``++``/``--``, or preceded by ``++``/``--`` (a variable
-    whose address is taken lives in memory, and a call is a memory event)."""
+    assignment operator or ``++``/``--``, preceded by ``++``/``--``, or inside the
+    arguments of a macro (a name ``is_function`` does not know: ``BUMP(t)`` may
+    assign ``t``). A call is a memory event, and ``address_taken`` refuses ``&t``."""
     toks = [t for t in tokens if t.kind != "directive"]
     names = set()
+    depth, macro_depths = 0, []
     for k, tok in enumerate(toks):
+        if tok.text == "(":
+            depth += 1
+            prev = toks[k - 1] if k > 0 else None
+            if (
+                prev is not None
+                and prev.kind == "ident"
+                and prev.text not in _KEYWORDS
+                and not is_function(prev.text)
+            ):
+                macro_depths.append(depth)
+        elif tok.text == ")":
+            if macro_depths and macro_depths[-1] == depth:
+                macro_depths.pop()
+            depth -= 1
         if tok.kind != "ident":
             continue
         after = toks[k + 1].text if k + 1 < len(toks) else ""
         before = toks[k - 1].text if k > 0 else ""
-        if after in _UPDATES or before in ("++", "--"):
+        if after in _UPDATES or before in ("++", "--") or macro_depths:
             names.add(tok.text)
     return names
+
+
+def address_taken(tokens: list) -> set[str]:
+    """Names any branch of a group takes the address of (``&t``, not ``a & t``)."""
+    toks = [t for t in tokens if t.kind != "directive"]
+    return {
+        tok.text
+        for k, tok in enumerate(toks[1:], 1)
+        if tok.kind == "ident"
+        and toks[k - 1].text == "&"
+        and (
+            k < 2
+            or toks[k - 2].kind not in ("ident", "number")
+            and toks[k - 2].text not in (")", "]")
+        )
+    }

@@ -177,3 +177,12 @@ def walk(block: Block) -> Iterator[tuple[Stmt, Block]]:
         yield stmt, block
         for child in children(stmt):
             yield from walk(child)
+
+
+def declared(stmt: Stmt) -> Symbol | None:
+    """The variable ``stmt`` declares (``double t = ...;``, ``double t;``), if any."""
+    if isinstance(stmt, Assign) and stmt.decl is not None:
+        return stmt.sym
+    if isinstance(stmt, Verbatim):
+        return stmt.declares
+    return None

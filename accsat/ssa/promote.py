@@ -304,7 +304,8 @@ def _pointer_free(b: SSABuilder, root: str | None) -> bool:
 
 
 def _atomic(pragma: c_ast.Pragma) -> bool:
-    return directives.parse(pragma.string).words in (("atomic",), ("critical",))
+    directive = directives.parse(pragma.string)
+    return directive.words == ("atomic",) or directive.is_critical
 
 
 def _pure_call(b: SSABuilder, call: c_ast.FuncCall) -> bool:

@@ -145,10 +145,23 @@ class SSABuilder(ExpressionBuilder):
         jumps = {t.text for t in tokens if t.kind == "ident"} & _JUMPS  # in any branch
         if jumps:
             raise Unsupported(f"'{min(jumps)}' inside a conditional group")
+        for name in conditional.address_taken(tokens):
+            sym = self.scope.lookup(name)
+            if sym is not None and self.is_register(sym):
+                raise Unsupported(f"the address of '{name}' taken inside a conditional group")
+        # what the parsed branch assigns (through macros too), and what any branch's
+        # text may assign (a macro's arguments count)
+        names = _assigned_names(c_ast.Compound(node.items)) | conditional.assigned_names(
+            tokens, self.is_function
+        )
         pos = self.next_pos()
         self.memory_event("call", pos)
-        phis = self.assigned_here(conditional.assigned_names(tokens), pos)
+        phis = self.assigned_here(names, pos)
         self.emit(ir.Verbatim(group.text, pos, group.first_line, phis=phis, as_written=True))
+
+    def is_function(self, name: str) -> bool:
+        sym = self.scope.lookup(name)
+        return sym is not None and (sym.kind == "func" or isinstance(sym.type, ct.Func))
 
     def assigned_here(self, names: Iterable[str], pos: int) -> dict[Symbol, int]:
         """New values at ``pos`` of the variables named (a statement printed as written
@@ -277,12 +290,7 @@ class SSABuilder(ExpressionBuilder):
                 name, _ = self.callee(call)
                 if not self.is_pure(name):
                     raise Unsupported(f"atomic statement that calls '{name}'")
-        pos = self.next_pos()
-        self.memory_event("call", pos)
-        line = node.coord.line if node.coord else self.line
-        phis = self.assigned_here(captured, pos)
-        text = _GEN.visit(node) if isinstance(node, c_ast.Compound) else _GEN.visit(node) + ";"
-        self.emit(ir.Verbatim(text.strip(), pos, line, phis=phis))
+        self.kept_statement(node, captured)
 
     def critical_statement(self, node: c_ast.Node) -> None:
         """The statement of ``omp critical``: printed as written, ordered like a call, and
@@ -291,12 +299,18 @@ class SSABuilder(ExpressionBuilder):
             raise Unsupported("'break' or 'continue' inside a critical construct")
         if any(isinstance(n, (c_ast.Return, c_ast.Goto, c_ast.Label)) for n in walk(node)):
             raise Unsupported("'return' or 'goto' inside a critical construct")
-        names = {t.name for t in assignment_targets(node) if isinstance(t, c_ast.ID)}
+        if any(conditional.marker(n) is not None for n in walk(node)):
+            raise Unsupported("a conditional group inside a critical construct")
+        self.kept_statement(node, _assigned_names(node))
+
+    def kept_statement(self, node: c_ast.Node, assigned: Iterable[str]) -> None:
+        """``node`` printed as written, ordered like a call, the variables ``assigned``
+        given new values after it (an atomic or critical statement)."""
         pos = self.next_pos()
         self.memory_event("call", pos)
         line = node.coord.line if node.coord else self.line
         text = _GEN.visit(node) if isinstance(node, c_ast.Compound) else _GEN.visit(node) + ";"
-        self.emit(ir.Verbatim(text.strip(), pos, line, phis=self.assigned_here(names, pos)))
+        self.emit(ir.Verbatim(text.strip(), pos, line, phis=self.assigned_here(assigned, pos)))
 
     def verbatim(self, text: str, node: c_ast.Node, declares: Symbol | None = None) -> None:
         line = node.coord.line if node.coord else self.line
@@ -496,7 +510,8 @@ class SSABuilder(ExpressionBuilder):
         for n in walk(node):
             mark = conditional.marker(n)
             if mark is not None and mark[0] == BEGIN and not isinstance(span, str):
-                names |= conditional.assigned_names(tokenize(span.groups[mark[1]].text))
+                tokens = tokenize(span.groups[mark[1]].text)
+                names |= conditional.assigned_names(tokens, self.is_function)
         return names
 
     def loop_stores(self, node: c_ast.Node) -> tuple[set[Region], bool]:

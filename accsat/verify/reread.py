@@ -36,6 +36,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
+from ..codegen.printer import own_name
 from ..codegen.splice import Replacement, splice
 from ..egraph.graph import ENode
 from ..errors import AccsatError
@@ -81,9 +82,7 @@ class Expected:
     placed: dict[int, str] = field(default_factory=dict)  # class -> context of its temporary
 
 
-def _ours(name: str, temps: tuple[str, ...]) -> bool:
-    """A variable accsat introduced (a temporary, a promoted location), not the user's."""
-    return any(name.startswith(p) and name[len(p) :].isdigit() for p in temps)
+_ours = own_name
 
 
 class Mismatch(Exception):

@@ -331,6 +331,6 @@ def c89_because(args: list[str]) -> str | None:
             std = a
         elif a in _AFTER_STATEMENT:
             warn = a
-        elif a in ("-Wno-declaration-after-statement", "-Wno-error=declaration-after-statement"):
-            warn = None
+        elif a == "-Wno-declaration-after-statement":
+            warn = None  # (-Wno-error= leaves the warning on)
     return std or warn

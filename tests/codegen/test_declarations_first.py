@@ -97,3 +97,44 @@ def test_declared_first_the_rewrite_is_c89_and_prints_the_same(tmp_path, variant
         exe = tmp_path / name.replace(".c", ".x")
         out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
     assert out[0] == out[1]
+
+
+CALL_INIT = """\
+#include <stdio.h>
+#define N 16
+double a[N], b[N], c[N];
+double g(double x) { return x + 1.0; }
+
+void k(int n)
+{
+  int i;
+#pragma acc parallel loop
+  for (i = 0; i < n; i++) {
+    const double u = g(a[i]);
+    const double v = u * a[i] + a[i] * a[i];
+    b[i] = v + u * a[i];
+  }
+}
+
+int main(void)
+{
+  int i;
+  double sum = 0.0;
+  for (i = 0; i < N; i++) { a[i] = i * 0.5; b[i] = i; }
+  k(N);
+  for (i = 0; i < N; i++) sum += 3.0 * b[i];
+  printf("%a\\n", sum);
+  return 0;
+}
+"""
+
+
+@needs_gcc
+def test_a_declaration_initialised_by_a_call_stays_a_declaration(tmp_path):
+    """The call's result is a declared temporary, not a statement: the user's
+    declarations after it are not split (review finding: 'internal' re-read error)."""
+    path = tmp_path / "k.c"
+    path.write_text(CALL_INIT)
+    done = rewrite_file(path, Options(variant="cse", declarations_first=True))
+    assert [k.status for k in done.kernels] == ["rewritten"], done.kernels[0].reason
+    assert build(tmp_path, "new.c", done.text).returncode == 0

@@ -144,3 +144,69 @@ def test_groups_that_jump_or_declare_leave_the_kernel_as_written(tmp_path, group
     options = Options(variant="cse", preprocess=PreprocessOptions(flags=flags))
     (kernel,) = rewrite_file(path, options).kernels
     assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
+
+
+MACRO_BUMP = """\
+#include <stdio.h>
+#define N 16
+#define BUMP(v) v += 1.0
+double a[N], b[N], c[N];
+
+void k(int n, double s)
+{
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double t = a[i] + 1.0;
+    b[i] = t * s + a[i];
+#ifndef NOBUMP
+    BUMP(t);
+#endif
+    c[i] = t * s + b[i];
+  }
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++) a[i] = i * 0.5;
+  k(N, 0.25);
+  double sum = 0.0;
+  for (int i = 0; i < N; i++) sum += b[i] + 3.0 * c[i];
+  printf("%a\\n", sum);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_an_assignment_through_a_macro_in_a_group_counts(tmp_path):
+    """``BUMP(t)`` assigns t: its value after the group is a new one (review finding:
+    t * s was shared across the group)."""
+    path = tmp_path / "k.c"
+    path.write_text(MACRO_BUMP)
+    new = rewrite_file(path, Options(variant="cse")).text
+    for flags in ([], ["-DNOBUMP"]):
+        out = []
+        for name, text in (("orig.c", MACRO_BUMP), ("new.c", new)):
+            (tmp_path / name).write_text(text)
+            exe = tmp_path / name.replace(".c", ".x")
+            cmd = ["gcc", "-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
+            subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
+            out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
+        assert out[0] == out[1], flags
+
+
+@pytest.mark.parametrize(
+    "group, reason",
+    [
+        ("#ifdef B\n      bump(&t);\n#endif", "the address of 't' taken inside"),
+        ("#ifdef B\n#pragma omp atomic\n#endif", "ends with a directive"),
+    ],
+)
+def test_groups_that_take_an_address_or_end_with_a_pragma_are_refused(tmp_path, group, reason):
+    text = PROGRAM.replace("#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif", group).replace(
+        "double a[N], b[N], c[N];", "double a[N], b[N], c[N];\nvoid bump(double *);"
+    )
+    path = tmp_path / "k.c"
+    path.write_text(text)
+    (kernel,) = rewrite_file(path, Options(variant="cse")).kernels
+    assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason

@@ -92,3 +92,86 @@ def test_the_rewritten_program_prints_the_same(tmp_path, variant):
         env = {"OMP_NUM_THREADS": "1"}
         out.append(subprocess.run([str(exe)], capture_output=True, check=True, env=env).stdout)
     assert out[0] == out[1]
+
+
+CONST_INIT = """\
+#include <stdio.h>
+#define N 16
+double a[N], b[N];
+static double get(const double *p) { return *p * 2.0; }
+
+void k(int n)
+{
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    const double t = a[i] * a[i];
+    b[i] = get(&t) + a[i] * a[i];
+  }
+}
+
+int main(void)
+{
+  double sum = 0.0;
+  for (int i = 0; i < N; i++) { a[i] = i * 0.5; }
+  k(N);
+  for (int i = 0; i < N; i++) sum += 3.0 * b[i];
+  printf("%a\\n", sum);
+  return 0;
+}
+"""
+C89_INIT = """\
+#include <stdio.h>
+#define N 16
+double a[N], b[N];
+static void bump(double *p) { *p += 1.0; }
+
+void k(int n)
+{
+  int i;
+#pragma acc parallel loop
+  for (i = 0; i < n; i++) {
+    double t = a[i] * a[i];
+    double w[2];
+    w[0] = a[i] * a[i] + 1.0;
+    bump(&t);
+    w[1] = t;
+    b[i] = w[0] * w[1] + a[i] * a[i];
+  }
+}
+
+int main(void)
+{
+  int i;
+  double sum = 0.0;
+  for (i = 0; i < N; i++) { a[i] = i * 0.5; b[i] = i; }
+  k(N);
+  for (i = 0; i < N; i++) sum += 3.0 * b[i];
+  printf("%a\\n", sum);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize(
+    "program, flags",
+    [(CONST_INIT, ["-std=gnu99"]), (C89_INIT, ["-std=c89", "-pedantic-errors"])],
+    ids=["const", "c89"],
+)
+def test_an_initialised_local_whose_address_is_taken_stays_one_declaration(
+    tmp_path, program, flags
+):
+    """``const double t = ...;`` cannot be split into a declaration and an assignment,
+    nor can a C89 block's declarations be followed by one (review findings)."""
+    path = tmp_path / "k.c"
+    path.write_text(program)
+    done = rewrite_file(path, Options(variant="cse", declarations_first="-std=c89" in flags))
+    assert [k.status for k in done.kernels] == ["rewritten"], done.kernels[0].reason
+    out = []
+    for name, text in (("orig.c", program), ("new.c", done.text)):
+        (tmp_path / name).write_text(text)
+        exe = tmp_path / name.replace(".c", ".x")
+        cmd = ["gcc", *flags, "-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable"]
+        subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
+        out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
+    assert out[0] == out[1]

@@ -167,6 +167,10 @@ def test_the_rewritten_program_prints_the_same(tmp_path, flags):
             "capture statement of a",
         ),
         ("#pragma omp atomic\n    t += a[i];", "atomic update of the variable 't', which"),
+        (
+            "#pragma omp critical\n    {\n#ifdef X\n      v = 2.0;\n#endif\n    }",
+            "group inside a crit",
+        ),
         ("#pragma omp atomic\n    h[i] += a[i]++;", "another side effect"),
         ("#pragma omp atomic\n    h[i] += g(a[i]);", "atomic statement that calls 'g'"),
     ],

@@ -39,6 +39,10 @@ void k(int n)
         (["-std=c11", "-ansi"], "-ansi"),
         (["-Wdeclaration-after-statement"], "-Wdeclaration-after-statement"),
         (["-Werror=declaration-after-statement", "-Wno-declaration-after-statement"], None),
+        (
+            ["-Wdeclaration-after-statement", "-Wno-error=declaration-after-statement"],
+            "-Wdeclaration-after-statement",
+        ),  # fmt: skip
         (["-std=c89", "-Werror=declaration-after-statement"], "-std=c89"),
     ],
 )
