@@ -541,3 +541,17 @@ def _walk(node, c):
 def count_loads_in(path: Path) -> int:
     """count_loads of a file (cached)."""
     return count_loads(Path(path).read_text(encoding="utf-8"))
+
+
+def prints_the_same(
+    workdir: Path, original: str, rewritten: str, flags: Sequence[str], threads: int | None = None
+) -> None:
+    """Build ``original`` and ``rewritten`` with ``gcc FLAGS`` and assert that they print
+    the same (``threads``: OMP_NUM_THREADS, for programs whose output depends on it)."""
+    out = []
+    for name, text in (("orig.c", original), ("new.c", rewritten)):
+        src, exe = workdir / name, workdir / name.replace(".c", ".x")
+        src.write_text(text)
+        subprocess.run(["gcc", *flags, str(src), "-o", str(exe), "-lm"], check=True)
+        out.append(run_exe(exe, threads=threads))
+    assert out[0] == out[1], f"gcc {' '.join(flags)}: the rewrite prints otherwise"

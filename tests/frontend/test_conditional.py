@@ -7,10 +7,10 @@ flags."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from difftest import prints_the_same
 
 from accsat.frontend.conditional import find_groups
 from accsat.frontend.preprocess import PreprocessOptions
@@ -90,14 +90,8 @@ def test_the_rewrite_does_not_depend_on_the_flags(tmp_path):
 def test_the_rewritten_program_prints_the_same_under_every_flag(tmp_path, variant):
     new = rewrite(tmp_path, variant, []).text
     for flags in FLAGS:
-        out = []
-        for name, text in (("orig.c", PROGRAM), ("new.c", new)):
-            (tmp_path / name).write_text(text)
-            exe = tmp_path / name.replace(".c", ".x")
-            cmd = ["gcc", "-O2", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
-            subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
-            out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
-        assert out[0] == out[1], flags
+        cmd = ["-O2", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
+        prints_the_same(tmp_path, PROGRAM, new, cmd)
 
 
 @pytest.mark.parametrize(
@@ -185,14 +179,8 @@ def test_an_assignment_through_a_macro_in_a_group_counts(tmp_path):
     path.write_text(MACRO_BUMP)
     new = rewrite_file(path, Options(variant="cse")).text
     for flags in ([], ["-DNOBUMP"]):
-        out = []
-        for name, text in (("orig.c", MACRO_BUMP), ("new.c", new)):
-            (tmp_path / name).write_text(text)
-            exe = tmp_path / name.replace(".c", ".x")
-            cmd = ["gcc", "-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
-            subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
-            out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
-        assert out[0] == out[1], flags
+        cmd = ["-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
+        prints_the_same(tmp_path, MACRO_BUMP, new, cmd)
 
 
 @pytest.mark.parametrize(

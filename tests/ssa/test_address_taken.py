@@ -5,10 +5,10 @@ and the rest of the body is rewritten instead of the kernel being left as writte
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from difftest import prints_the_same
 
 from accsat.options import VARIANTS, Options
 from accsat.pipeline import rewrite_file
@@ -83,15 +83,8 @@ def test_kernels_with_the_address_of_a_local_are_rewritten(tmp_path, variant):
 @pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_rewritten_program_prints_the_same(tmp_path, variant):
-    out = []
-    for name, text in (("orig.c", PROGRAM), ("new.c", rewrite(tmp_path, variant).text)):
-        (tmp_path / name).write_text(text)
-        exe = tmp_path / name.replace(".c", ".x")
-        flags = ["-O2", "-ffp-contract=off", "-fopenmp"]
-        subprocess.run(["gcc", *flags, str(tmp_path / name), "-o", str(exe)], check=True)
-        env = {"OMP_NUM_THREADS": "1"}
-        out.append(subprocess.run([str(exe)], capture_output=True, check=True, env=env).stdout)
-    assert out[0] == out[1]
+    flags = ["-O2", "-ffp-contract=off", "-fopenmp"]
+    prints_the_same(tmp_path, PROGRAM, rewrite(tmp_path, variant).text, flags, threads=1)
 
 
 CONST_INIT = """\
@@ -167,11 +160,5 @@ def test_an_initialised_local_whose_address_is_taken_stays_one_declaration(
     path.write_text(program)
     done = rewrite_file(path, Options(variant="cse", declarations_first="-std=c89" in flags))
     assert [k.status for k in done.kernels] == ["rewritten"], done.kernels[0].reason
-    out = []
-    for name, text in (("orig.c", program), ("new.c", done.text)):
-        (tmp_path / name).write_text(text)
-        exe = tmp_path / name.replace(".c", ".x")
-        cmd = ["gcc", *flags, "-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable"]
-        subprocess.run([*cmd, str(tmp_path / name), "-o", str(exe)], check=True)
-        out.append(subprocess.run([str(exe)], capture_output=True, check=True).stdout)
-    assert out[0] == out[1]
+    flags = [*flags, "-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable"]
+    prints_the_same(tmp_path, program, done.text, flags)
