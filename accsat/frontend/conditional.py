@@ -143,19 +143,10 @@ def _whole_statements(tokens: list, first: int, stop: int) -> str | None:
 def marked(text: str, groups: list[list[GroupSpan]], filename: str) -> str:
     """``text`` with the marker statements around each group (``groups``: per body, in
     text order) and ``#line`` after each, naming ``filename`` as cpp would."""
-    quoted = c_string(filename)
-    out, last = [f"#line 1 {quoted}\n"], 0
     every = sorted(
-        ((g, k) for body in groups for k, g in enumerate(body)), key=lambda p: p[0].start
+        ((k, g) for body in groups for k, g in enumerate(body)), key=lambda p: p[1].start
     )
-    for g, k in every:
-        out.append(text[last : g.start])
-        out.append(f"{BEGIN}({k});\n#line {g.first_line} {quoted}\n")
-        out.append(text[g.start : g.end])
-        out.append(f"\n{END}({k});\n#line {g.last_line + 1} {quoted}")
-        last = g.end
-    out.append(text[last:])
-    return "".join(out)
+    return f"#line 1 {c_string(filename)}\n" + _with_markers(text, every, c_string(filename))
 
 
 def marked_body(body: str, tokens: list) -> str:
@@ -165,11 +156,20 @@ def marked_body(body: str, tokens: list) -> str:
     groups = find_groups(body, tokens, 0, len(tokens), ("pragma", "line"))  # accsat-cc's
     if isinstance(groups, str):
         return body
+    return _with_markers(body, list(enumerate(groups)), None)
+
+
+def _with_markers(text: str, groups: list[tuple[int, GroupSpan]], quoted: str | None) -> str:
+    """``BEGIN(k);`` before and ``END(k);`` after each group (in text order), each
+    followed by ``#line`` naming ``quoted`` (None: no ``#line``)."""
     out, last = [], 0
-    for k, g in enumerate(groups):
-        out += [body[last : g.start], f"{BEGIN}({k});\n", body[g.start : g.end], f"\n{END}({k});"]
+    for k, g in groups:
+        first = f"#line {g.first_line} {quoted}\n" if quoted else ""
+        after = f"\n#line {g.last_line + 1} {quoted}" if quoted else ""
+        out += [text[last : g.start], f"{BEGIN}({k});\n{first}", text[g.start : g.end]]
+        out.append(f"\n{END}({k});{after}")
         last = g.end
-    out.append(body[last:])
+    out.append(text[last:])
     return "".join(out)
 
 

@@ -61,9 +61,9 @@ GROUP = PROGRAM[PROGRAM.index("#ifdef USE_FMA") : PROGRAM.index("#endif") + len(
 FLAGS = [[], ["-DUSE_FMA"], ["-DOTHER"]]
 
 
-def rewrite(tmp_path: Path, variant: str, flags: list[str]):
+def rewrite(tmp_path: Path, variant: str, flags: list[str], text: str = PROGRAM):
     path = tmp_path / "k.c"
-    path.write_text(PROGRAM)
+    path.write_text(text)
     options = Options(variant=variant, preprocess=PreprocessOptions(flags=tuple(flags)))
     return rewrite_file(path, options)
 
@@ -132,11 +132,8 @@ def test_groups_that_jump_or_declare_leave_the_kernel_as_written(tmp_path, group
     """``continue`` in a branch the flags leave out counts too: the rewrite must hold
     whichever branch is compiled."""
     text = PROGRAM.replace("#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif", group)
-    path = tmp_path / "k.c"
-    path.write_text(text)
-    flags = ("-DX",) if "double u" in group else ()
-    options = Options(variant="cse", preprocess=PreprocessOptions(flags=flags))
-    (kernel,) = rewrite_file(path, options).kernels
+    flags = ["-DX"] if "double u" in group else []
+    (kernel,) = rewrite(tmp_path, "cse", flags, text).kernels
     assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
 
 
@@ -175,9 +172,7 @@ int main(void)
 def test_an_assignment_through_a_macro_in_a_group_counts(tmp_path):
     """``BUMP(t)`` assigns t: its value after the group is a new one (review finding:
     t * s was shared across the group)."""
-    path = tmp_path / "k.c"
-    path.write_text(MACRO_BUMP)
-    new = rewrite_file(path, Options(variant="cse")).text
+    new = rewrite(tmp_path, "cse", [], MACRO_BUMP).text
     for flags in ([], ["-DNOBUMP"]):
         cmd = ["-O1", "-ffp-contract=off", "-fopenacc", "-foffload=disable", *flags]
         prints_the_same(tmp_path, MACRO_BUMP, new, cmd)
@@ -194,7 +189,5 @@ def test_groups_that_take_an_address_or_end_with_a_pragma_are_refused(tmp_path, 
     text = PROGRAM.replace("#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif", group).replace(
         "double a[N], b[N], c[N];", "double a[N], b[N], c[N];\nvoid bump(double *);"
     )
-    path = tmp_path / "k.c"
-    path.write_text(text)
-    (kernel,) = rewrite_file(path, Options(variant="cse")).kernels
+    (kernel,) = rewrite(tmp_path, "cse", [], text).kernels
     assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
