@@ -20,6 +20,7 @@ class RuleSet:
     file: Path | None = None  # egglog rules; None for a builtin
     builtin: str | None = None
     every_variant: bool = False  # exact: runs in the variants without rules too
+    first: bool = False  # runs to saturation before every iteration of the others
 
 
 def load_manifest(folder: Path | None = None) -> list[RuleSet]:
@@ -40,6 +41,7 @@ def load_manifest(folder: Path | None = None) -> list[RuleSet]:
             file,
             entry.get("builtin"),
             bool(entry.get("every_variant", False)),
+            bool(entry.get("first", False)),
         )
         if rs.every_variant and rs.fp_changing:
             raise AccsatError(

@@ -310,6 +310,8 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         if rules:
             s.run(text)
             s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
+            first = " ".join(r.name for r in rules if r.first)
+            s.run(f"(unstable-combined-ruleset {FIRST} {first})" if first else f"(ruleset {FIRST})")
         if folding:
             s.run(fold_candidate_rules())
         _LOADED[key] = s
@@ -443,7 +445,8 @@ def _iterate(
             s.run("(push)")
         changed = False
         if rules:
-            out = s.run("(run accsat-selected 1)")
+            out = s.run(f"(run-schedule (saturate (run {FIRST})))")
+            out += s.run("(run accsat-selected 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
             if assoc is not None:
                 changed = answer_assoc(s, assoc) > 0 or changed
@@ -461,6 +464,7 @@ def _iterate(
     return iterations, "iteration-limit" if replay is None else "node-limit"
 
 
+FIRST = "accsat-first"  # the rulesets marked ``first`` in the manifest, combined
 ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 

@@ -14,7 +14,7 @@ from ..frontend.kernels import Kernel
 from ..frontend.symbols import FileSymbols, Scope, Symbol
 from ..ops import ARITHMETIC, FOLDABLE, MEMORY
 from . import ir
-from .memory import Access, MemoryLog
+from .memory import Access, Event, MemoryLog
 from .terms import Term, TermTable, type_text
 
 
@@ -112,6 +112,8 @@ class SSAKernel:
     # store pos -> where its location keeps the stored value (``kill``: the first later
     # event that may change it): codegen may read the value back from there
     stored: dict[int, LeafInfo] = field(default_factory=dict)
+    # the memory log: what a load's version ("e3": event 3, "e-": the kernel's entry) is
+    events: list[Event] = field(default_factory=list)
 
 
 class BuilderState:

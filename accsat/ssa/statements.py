@@ -64,6 +64,7 @@ class SSABuilder(ExpressionBuilder):
             self.sites,
             self.origins,
             self.stored,
+            self.mem.events,
         )
 
     # -- statements ----------------------------------------------------------------------------

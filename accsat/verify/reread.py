@@ -47,7 +47,8 @@ from ..frontend.preprocess import PreprocessOptions, preprocess_copy
 from ..frontend.source_map import tokenize
 from ..ops import FOLDABLE
 from ..ssa import ir
-from ..ssa.state import SSAKernel
+from ..ssa.memory import Event
+from ..ssa.state import LeafInfo, SSAKernel
 from ..ssa.terms import Constant, Term, TermTable, constant, literal_constant
 from .validate import parse_body
 
@@ -126,7 +127,15 @@ def expected(
 def match(exp: Expected, ssa: SSAKernel) -> None:
     """Raise ``Mismatch`` unless the re-read kernel ``ssa`` denotes ``exp``."""
     got = tuple(_shapes(ssa.body, ssa.terms, lambda tid: tid, exp.temps))
-    m = _Matcher(exp, ssa.terms, _contexts(ssa), dict(ssa.ctx_parent), frozenset(ssa.inline_ctxs))
+    m = _Matcher(
+        exp,
+        ssa.terms,
+        _contexts(ssa),
+        dict(ssa.ctx_parent),
+        frozenset(ssa.inline_ctxs),
+        ssa.events,
+        ssa.leaves,
+    )
     m.rename("@k0", "@k0")
     m.structure(exp.body, got, "body")
     m.block(exp.body, got, "body")
@@ -279,6 +288,8 @@ class _Matcher:
     contexts: dict[str, str]  # of the re-read kernel
     parents: dict[str, str | None]  # of the re-read kernel
     inline: frozenset[str]  # of the re-read kernel
+    events: list[Event]  # of the re-read kernel
+    leaves: dict[int, LeafInfo]  # of the re-read kernel
     keys: dict[str, str] = field(default_factory=dict)  # expected leaf key -> re-read key
     back: dict[str, str] = field(default_factory=dict)
     memo: dict[tuple[int, int], bool] = field(default_factory=dict)
@@ -431,7 +442,7 @@ class _Matcher:
         if t.op != n.op or len(t.args) != len(n.children) or _base(t.ty) != _base(n.ty):
             return False
         if n.op == "Load":
-            return self.load(t, n)
+            return self.load(tid, t, n)
         if n.op in ("Var", "Phi", "Sym"):
             return t.attrs[0] == n.attrs[0] and self.rename(n.attrs[1], t.attrs[1])
         if n.op == "CallRes":
@@ -477,10 +488,10 @@ class _Matcher:
         there = self.placed.get((n.op, f"{base}{want}", n.attrs), ())
         return any(self.operation(tid, t, self.exp.nodes[c][0]) for c in there)
 
-    def load(self, t: Term, n: ENode) -> bool:
+    def load(self, tid: int, t: Term, n: ENode) -> bool:
         """The same location read after the same stores; ``(&e[i][0])[k]`` is ``e[i][k]``,
         as ``ExprPrinter.access`` prints it."""
-        if t.attrs[1] != n.attrs[1]:
+        if t.attrs[1] != n.attrs[1] and not self.unchanged_since(tid, t.attrs[1], n.attrs[1]):
             return False
         template, base, items = self.terms_access(
             t.attrs[0], t.args[0], self.terms.items(t.args[1])
@@ -493,6 +504,25 @@ class _Matcher:
             and len(items) == len(witems)
             and self.args((base, *items), (wbase, *witems))
         )
+
+    def unchanged_since(self, tid: int, got: str, want: str) -> bool:
+        """The re-read load ``tid`` reads its location as it was after an earlier event
+        (``got``) than the extraction's (``want``), and no event from ``want`` back to
+        ``got`` may change it: the same contents. The re-read can see further than the
+        original lowering: a load the rewrite hoisted above an ``if`` is one term with
+        the same load inside it, so a store there through that index is provably
+        apart from a later load through it (events are numbered alike in both, as
+        the literal comparison of versions already relies on)."""
+        access = self.leaves[tid].access if tid in self.leaves else None
+        if access is None or want == "e-":
+            return False
+        stop = None if got == "e-" else int(got[1:])
+        eid: int | None = int(want[1:])
+        while eid != stop:
+            if eid is None or eid >= len(self.events) or self.events[eid].may_alias(access):
+                return False
+            eid = self.events[eid].prev
+        return True
 
     def terms_access(self, template: str, base: int, items: list[int]):
         b = self.terms[base]

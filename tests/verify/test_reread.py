@@ -293,6 +293,23 @@ void k(int n)
   }
 }
 """,
+    # ix[i] hoisted above the if is one term with the ix[i] of the store in it, so the
+    # re-read sees m2[ix[i]][3] and the later m2[_v][0] apart (an older version than the
+    # original lowering's, which had two terms for ix[i]): fuzz seed 9900960
+    "load_sharper_than_the_original": """\
+double m2[64][4], el[64]; int ix[64]; float out[64];
+void k(int n)
+{
+  int i;
+#pragma acc parallel loop
+  for (i = 0; i < n; i++) {
+    if (n > 3) {
+      m2[ix[i]][3] = 1.0;
+    }
+    out[i] = el[i] + el[n - i] * m2[ix[i]][0];
+  }
+}
+""",
 }
 
 

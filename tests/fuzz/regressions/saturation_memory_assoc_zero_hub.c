@@ -6,9 +6,11 @@
 // multiplied into it with every other one, each iteration (1,190 answered WantAssoc
 // after 8 iterations for cse, 215 and 2,594 e-nodes for accsat before the run that takes
 // gigabytes). Found by benchmarks/fuzz.py --seed 9900000 (batch 195, seed 9901955: a
-// batch killed twice); present on c346163 too. Open: a cap on the answers does not stop
-// the iteration that blows up; the fix is to keep the zero's class from being a hub.
-// status: open
+// batch killed twice); present on c346163 too. Fixed: the x * 0 rules subsume the product
+// they absorb and run to saturation before every iteration (`first` in rules/rules.toml),
+// so no other rule matches a product with the zero; ASSOC-CONST also skips a class
+// that is its own operand (x * k1 = x), whose combined constant is no new term.
+// status: fixed
 // memory: 2048
 // variant: cse
 unsigned eu[64];
