@@ -12,7 +12,7 @@
 // that is its own operand (x * k1 = x), whose combined constant is no new term.
 // status: fixed
 // memory: 2048
-// variant: cse
+// variant: accsat
 unsigned eu[64];
 int ix[64];
 
