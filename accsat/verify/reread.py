@@ -470,9 +470,13 @@ class _Matcher:
         return None if value is None else (value, n.ctype)
 
     def placed_elsewhere(self, tid: int, t: Term, n: ENode) -> bool:
-        """The re-read program computes ``n`` in another control context, one where the
-        extraction computes the same operation too (a load of a temporary before an
-        inner loop, read again inside it: the re-read lowering shares the two)."""
+        """The re-read program computes ``n`` in another control context, one where (or
+        around which) the extraction computes the same operation too: a load of a
+        temporary before an inner loop, read again inside it (the re-read lowering
+        shares the two); ``i + 1`` of a load carried across an inner loop, printed
+        before it, and the same sum the loop stores to, which the re-read lowering
+        takes from there (whenever a context runs, the contexts around it ran: the
+        operation was evaluated there by the extraction's program already)."""
         base, _, ctx = t.ty.partition("@")
         want = self.back.get("@" + self.contexts.get(ctx, ctx))
         if base != n.ctype or not ctx or want is None:
@@ -485,8 +489,13 @@ class _Matcher:
                 if cls in self.exp.placed and "@" in m.ty:  # and where its temporary is
                     where = f"{_base(m.ty)}@{self.exp.placed[cls]}"
                     self.placed.setdefault((m.op, where, m.attrs), []).append(cls)
-        there = self.placed.get((n.op, f"{base}{want}", n.attrs), ())
-        return any(self.operation(tid, t, self.exp.nodes[c][0]) for c in there)
+        around: str | None = want[1:]
+        while around is not None:
+            there = self.placed.get((n.op, f"{base}@{around}", n.attrs), ())
+            if any(self.operation(tid, t, self.exp.nodes[c][0]) for c in there):
+                return True
+            around = self.exp.parents.get(around)
+        return False
 
     def load(self, tid: int, t: Term, n: ENode) -> bool:
         """The same location read after the same stores; ``(&e[i][0])[k]`` is ``e[i][k]``,

@@ -296,6 +296,28 @@ void k(int n)
     # ix[i] hoisted above the if is one term with the ix[i] of the store in it, so the
     # re-read sees m2[ix[i]][3] and the later m2[_v][0] apart (an older version than the
     # original lowering's, which had two terms for ix[i]): fuzz seed 9900960
+    # e[i + 1] is carried across the inner loop, so its i + 1 is printed before it; the
+    # store's i * (2 - 1) + 1, printed i + 1 inside the loop, re-reads as that sum (the
+    # extraction computes it around the loop already): fuzz seed 10004286
+    "sum_computed_around_the_loop": """\
+double a[64], p[64];
+long e[64];
+void k(int n)
+{
+  int i;
+#pragma acc parallel loop
+  for (i = 0; i < n; i++) {
+    int m = 0;
+    while (m < 1) {
+      for (int j = 0; j < 3; j++) {
+        a[i * (2 - 1) + 1] = 0.5;
+        a[i] = p[i] + (e[i + 1] + 1.0);
+      }
+      m++;
+    }
+  }
+}
+""",
     "load_sharper_than_the_original": """\
 double m2[64][4], el[64]; int ix[64]; float out[64];
 void k(int n)
