@@ -309,9 +309,15 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         s.run(schema_text())
         if rules:
             s.run(text)
-            s.run(f"(unstable-combined-ruleset accsat-selected {' '.join(r.name for r in rules)})")
-            first = " ".join(r.name for r in rules if r.first)
-            s.run(f"(unstable-combined-ruleset {FIRST} {first})" if first else f"(ruleset {FIRST})")
+            # the ``first`` rulesets run to saturation before each run of the others
+            for name, part in (
+                (FIRST, [r for r in rules if r.first]),
+                (SELECTED, [r for r in rules if not r.first]),
+            ):
+                names = " ".join(r.name for r in part)
+                s.run(
+                    f"(unstable-combined-ruleset {name} {names})" if names else f"(ruleset {name})"
+                )
         if folding:
             s.run(fold_candidate_rules())
         _LOADED[key] = s
@@ -446,7 +452,7 @@ def _iterate(
         changed = False
         if rules:
             out = s.run(f"(run-schedule (saturate (run {FIRST})))")
-            out += s.run("(run accsat-selected 1)")
+            out += s.run(f"(run {SELECTED} 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
             if assoc is not None:
                 changed = answer_assoc(s, assoc) > 0 or changed
@@ -465,6 +471,7 @@ def _iterate(
 
 
 FIRST = "accsat-first"  # the rulesets marked ``first`` in the manifest, combined
+SELECTED = "accsat-selected"  # the other rulesets, combined
 ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
