@@ -295,7 +295,7 @@ def folding_of(rulesets: list[RuleSet]) -> str | None:
 
 
 # (rule files' text, rulesets run, folding) -> the session with them loaded
-LoadedKey = tuple[str, tuple[str, ...], str | None]
+LoadedKey = tuple[str, tuple[tuple[str, bool], ...], str | None]  # rules, (name, first), folding
 _LOADED: dict[LoadedKey, _Session] = {}
 
 
@@ -303,7 +303,7 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
     """This process's session with the schema and these rules loaded (made on first use),
     and its key."""
     text = egglog_text(rules) if rules else ""
-    key = (text, tuple(r.name for r in rules), folding)
+    key = (text, tuple((r.name, r.first) for r in rules), folding)
     if key not in _LOADED:
         s = _Session()
         s.run(schema_text())

@@ -153,6 +153,20 @@ class Event:
         return any(a.may_alias(access) for a in self.accesses)
 
 
+def unchanged_between(
+    events: list[Event], earliest: int | None, latest: int, access: Access
+) -> bool:
+    """``access`` holds after event ``latest`` what it held after ``earliest`` (None: at
+    the kernel's entry): ``earliest`` is on ``latest``'s path (its chain of ``prev``) and
+    no event after it up to ``latest`` may alias ``access``."""
+    eid: int | None = latest
+    while eid != earliest:
+        if eid is None or not 0 <= eid < len(events) or events[eid].may_alias(access):
+            return False
+        eid = events[eid].prev
+    return True
+
+
 class MemoryLog:
     """The events of one kernel; ``head`` is the latest event on the current path."""
 

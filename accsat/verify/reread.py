@@ -47,7 +47,7 @@ from ..frontend.preprocess import PreprocessOptions, preprocess_copy
 from ..frontend.source_map import tokenize
 from ..ops import FOLDABLE
 from ..ssa import ir
-from ..ssa.memory import Event
+from ..ssa.memory import Event, unchanged_between
 from ..ssa.state import LeafInfo, SSAKernel
 from ..ssa.terms import Constant, Term, TermTable, constant, literal_constant
 from .validate import parse_body
@@ -81,9 +81,18 @@ class Expected:
     inline: frozenset[str]  # the contexts of operands of && || ?: (ssa.state.BuilderState)
     temps: tuple[str, ...]  # accsat's own variables are one of these and a number
     placed: dict[int, str] = field(default_factory=dict)  # class -> context of its temporary
+    events: tuple[str, ...] = ()  # the kinds of the memory events, in order (SSAKernel.events)
 
 
 _ours = own_name
+
+
+def _around(ctx: str | None, parents: dict[str, str | None]) -> Iterator[str]:
+    """``ctx`` and the contexts it is nested in, innermost first: whenever it runs,
+    they ran."""
+    while ctx is not None:
+        yield ctx
+        ctx = parents.get(ctx)
 
 
 class Mismatch(Exception):
@@ -121,6 +130,7 @@ def expected(
         frozenset(ssa.inline_ctxs),
         temps,
         dict(placed or {}),
+        tuple(e.kind for e in ssa.events),
     )
 
 
@@ -353,19 +363,18 @@ class _Matcher:
             return True
         inside = self.back.get("@" + self.contexts.get(gc, gc))
         target = "@" + self.exp.contexts.get(wc, wc)
-        ctx: str | None = inside[1:] if inside else None
-        while ctx is not None:
-            if "@" + self.exp.contexts.get(ctx, ctx) == target:
-                return True
-            ctx = self.exp.parents.get(ctx)
+        if inside and any(
+            "@" + self.exp.contexts.get(c, c) == target
+            for c in _around(inside[1:], self.exp.parents)
+        ):
+            return True
         # or the re-read context is nested in the one paired with the extraction's (an
         # operand of ``?:`` inside it, which the statements do not pair)
         paired = self.keys.get(target)
-        mine: str | None = gc
-        while paired is not None and mine is not None:
-            if "@" + self.contexts.get(mine, mine) == paired:
-                return True
-            mine = self.parents.get(mine)
+        if paired is not None and any(
+            "@" + self.contexts.get(c, c) == paired for c in _around(gc, self.parents)
+        ):
+            return True
         return self.both_guarded(wc, gc)
 
     def both_guarded(self, want: str, got: str) -> bool:
@@ -483,19 +492,19 @@ class _Matcher:
             return False
         if self.placed is None:
             self.placed = {}
-            for cls, nodes in self.exp.nodes.items():  # the extracted node: what runs
+            # each class by its extracted node, whose type names the context the
+            # extraction computes it in
+            for cls, nodes in self.exp.nodes.items():
                 m = nodes[0]
                 self.placed.setdefault((m.op, m.ty, m.attrs), []).append(cls)
                 if cls in self.exp.placed and "@" in m.ty:  # and where its temporary is
                     where = f"{_base(m.ty)}@{self.exp.placed[cls]}"
                     self.placed.setdefault((m.op, where, m.attrs), []).append(cls)
-        around: str | None = want[1:]
-        while around is not None:
-            there = self.placed.get((n.op, f"{base}@{around}", n.attrs), ())
-            if any(self.operation(tid, t, self.exp.nodes[c][0]) for c in there):
-                return True
-            around = self.exp.parents.get(around)
-        return False
+        return any(
+            self.operation(tid, t, self.exp.nodes[c][0])
+            for ctx in _around(want[1:], self.exp.parents)
+            for c in self.placed.get((n.op, f"{base}@{ctx}", n.attrs), ())
+        )
 
     def load(self, tid: int, t: Term, n: ENode) -> bool:
         """The same location read after the same stores; ``(&e[i][0])[k]`` is ``e[i][k]``,
@@ -521,17 +530,13 @@ class _Matcher:
         original lowering: a load the rewrite hoisted above an ``if`` is one term with
         the same load inside it, so a store there through that index is provably
         apart from a later load through it (events are numbered alike in both, as
-        the literal comparison of versions already relies on)."""
+        the literal comparison of versions already relies on, and checked here: the
+        same kinds of event in the same order)."""
         access = self.leaves[tid].access if tid in self.leaves else None
-        if access is None or want == "e-":
+        if access is None or want == "e-" or self.exp.events != tuple(e.kind for e in self.events):
             return False
-        stop = None if got == "e-" else int(got[1:])
-        eid: int | None = int(want[1:])
-        while eid != stop:
-            if eid is None or eid >= len(self.events) or self.events[eid].may_alias(access):
-                return False
-            eid = self.events[eid].prev
-        return True
+        earliest = None if got == "e-" else int(got[1:])
+        return unchanged_between(self.events, earliest, int(want[1:]), access)
 
     def terms_access(self, template: str, base: int, items: list[int]):
         b = self.terms[base]

@@ -182,9 +182,10 @@ def test_combined_constant_that_overflows_is_not_made(tmp_path):
 @pytest.mark.parametrize("variant", ["cse", "accsat"])
 def test_a_zero_product_is_no_hub(tmp_path, variant):
     """x * 0 = 0 subsumes the product and runs before the other rules (``first`` in
-    rules.toml): no rule sees ``0 * 2`` in the zero's class, so no constant 4, 6, 12...
-    is ever made from it (regressions/saturation_memory_assoc_zero_hub.c took
-    gigabytes), and the store is the constant 0."""
+    rules.toml): no rule sees ``0 * 2`` in the zero's class, so no constant beyond the
+    kernel's own and their one product 6 (4, 12, 18...) is ever made from it
+    (regressions/saturation_memory_assoc_zero_hub.c took gigabytes), and the store is
+    the constant 0."""
     ssa, sat, cls = _saturated(tmp_path, "ru[i] = ru[i] * (0u * 2 * 3);", variant)
     assert any(n.op == "Const" and n.attrs[0] == "0u" for n in sat.egraph.classes[cls])
     consts = {n.attrs[0] for ns in sat.egraph.classes.values() for n in ns if n.op == "Const"}
