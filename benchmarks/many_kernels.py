@@ -119,9 +119,14 @@ def main(argv: list[str] | None = None) -> int:
     for run in range(args.runs):  # interleaved: a drift of the machine hits both alike
         gcc_s.append(timed(gcc, work)[0])
         if args.wrapper:
-            env = dict(os.environ, ACCSAT_CACHE_DIR=str(work / f"cache{run}"))
+            reported = work / f"report{run}.jsonl"  # what the wrapper did with each kernel
+            env = dict(
+                os.environ, ACCSAT_CACHE_DIR=str(work / f"cache{run}"), ACCSAT_REPORT=str(reported)
+            )
             env.update({"ACCSAT_VARIANT": args.variant} if args.variant else {})
             accsat_s.append(timed(["accsat-cc", *gcc], work, env)[0])
+            lines = reported.read_text().splitlines() if reported.exists() else []
+            report = [json.loads(line) for line in lines if line.strip()]
         else:
             (work / "report.jsonl").unlink(missing_ok=True)
             cmd = ["accsat", "rewrite", "many.c", "-o", "out.c", "--report", "report.jsonl"]
