@@ -21,8 +21,11 @@ class _Callback:
 
 
 class _Event:
-    def __init__(self):
+    def __init__(self, low=float("-inf"), high=float("inf"), nodes=0):
         self.interrupted = False
+        self.data_out = types.SimpleNamespace(
+            mip_dual_bound=low, mip_primal_bound=high, mip_node_count=nodes
+        )
 
     def interrupt(self):
         self.interrupted = True
@@ -68,3 +71,47 @@ def test_cpu_seconds_without_a_better_solution_stall(monkeypatch):
     clocks.cpu += 0.2
     model.cbMipInterrupt(event)
     assert event.interrupted and stopped == [True]
+
+
+def test_a_root_whose_bound_stands_still_stops_sooner(monkeypatch):
+    """At the root, rounds of cuts that close under 1 % of the gap and no better choice
+    for 0.3 of the stall: stopped (NPB's MG mg.c:1187 separated cuts for 1.2 s that
+    moved its bound by 0.00005 of 40 units, then stalled anyway)."""
+    clocks = _Clocks()
+    monkeypatch.setattr(ilp, "time", clocks.module())
+    model = _model()
+    stopped = ilp._stop_on_stall(model, 1.0)
+    model.cbMipInterrupt(_Event(1302.0, 1342.0))
+    clocks.cpu += 0.25
+    event = _Event(1302.00005, 1342.0)
+    model.cbMipInterrupt(event)
+    assert not event.interrupted
+    clocks.cpu += 0.1
+    model.cbMipInterrupt(event)
+    assert event.interrupted and stopped == [True]
+
+
+def test_a_root_whose_bound_closes_the_gap_goes_on(monkeypatch):
+    clocks = _Clocks()
+    monkeypatch.setattr(ilp, "time", clocks.module())
+    model = _model()
+    ilp._stop_on_stall(model, 1.0)
+    low = 5971.0
+    for _ in range(3):  # each round closes 10 % of the gap to 8685
+        clocks.cpu += 0.25
+        low += 0.1 * (8685.0 - low)
+        event = _Event(low, 8685.0)
+        model.cbMipInterrupt(event)
+        assert not event.interrupted
+
+
+def test_past_the_root_only_the_stall_counts(monkeypatch):
+    clocks = _Clocks()
+    monkeypatch.setattr(ilp, "time", clocks.module())
+    model = _model()
+    ilp._stop_on_stall(model, 1.0)
+    model.cbMipInterrupt(_Event(1302.0, 1342.0, nodes=5))
+    clocks.cpu += 0.9
+    event = _Event(1302.0, 1342.0, nodes=9)
+    model.cbMipInterrupt(event)
+    assert not event.interrupted
