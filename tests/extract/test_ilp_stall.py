@@ -45,11 +45,16 @@ def _model():
     return types.SimpleNamespace(cbMipImprovingSolution=_Callback(), cbMipInterrupt=_Callback())
 
 
-def test_wall_time_without_cpu_time_never_stalls(monkeypatch):
+def _watched(monkeypatch):
+    """Hand-moved clocks, a model, and the stall flag of a 1 s stall on it."""
     clocks = _Clocks()
     monkeypatch.setattr(ilp, "time", clocks.module())
     model = _model()
-    stopped = ilp._stop_on_stall(model, 1.0)
+    return clocks, model, ilp._stop_on_stall(model, 1.0)
+
+
+def test_wall_time_without_cpu_time_never_stalls(monkeypatch):
+    clocks, model, stopped = _watched(monkeypatch)
     clocks.wall += 60.0  # other processes had the cores for a minute
     clocks.cpu += 0.5
     event = _Event()
@@ -58,10 +63,7 @@ def test_wall_time_without_cpu_time_never_stalls(monkeypatch):
 
 
 def test_cpu_seconds_without_a_better_solution_stall(monkeypatch):
-    clocks = _Clocks()
-    monkeypatch.setattr(ilp, "time", clocks.module())
-    model = _model()
-    stopped = ilp._stop_on_stall(model, 1.0)
+    clocks, model, stopped = _watched(monkeypatch)
     clocks.cpu += 0.9
     model.cbMipImprovingSolution(_Event())  # a better solution: the count starts again
     clocks.cpu += 0.9
@@ -77,10 +79,7 @@ def test_a_root_whose_bound_stands_still_stops_sooner(monkeypatch):
     """At the root, rounds of cuts that close under 1 % of the gap and no better choice
     for 0.3 of the stall: stopped (NPB's MG mg.c:1187 separated cuts for 1.2 s that
     moved its bound by 0.00005 of 40 units, then stalled anyway)."""
-    clocks = _Clocks()
-    monkeypatch.setattr(ilp, "time", clocks.module())
-    model = _model()
-    stopped = ilp._stop_on_stall(model, 1.0)
+    clocks, model, stopped = _watched(monkeypatch)
     model.cbMipInterrupt(_Event(1302.0, 1342.0))
     clocks.cpu += 0.25
     event = _Event(1302.00005, 1342.0)
@@ -92,10 +91,7 @@ def test_a_root_whose_bound_stands_still_stops_sooner(monkeypatch):
 
 
 def test_a_root_whose_bound_closes_the_gap_goes_on(monkeypatch):
-    clocks = _Clocks()
-    monkeypatch.setattr(ilp, "time", clocks.module())
-    model = _model()
-    ilp._stop_on_stall(model, 1.0)
+    clocks, model, _ = _watched(monkeypatch)
     low = 5971.0
     for _ in range(3):  # each round closes 10 % of the gap to 8685
         clocks.cpu += 0.25
@@ -106,10 +102,7 @@ def test_a_root_whose_bound_closes_the_gap_goes_on(monkeypatch):
 
 
 def test_past_the_root_only_the_stall_counts(monkeypatch):
-    clocks = _Clocks()
-    monkeypatch.setattr(ilp, "time", clocks.module())
-    model = _model()
-    ilp._stop_on_stall(model, 1.0)
+    clocks, model, _ = _watched(monkeypatch)
     model.cbMipInterrupt(_Event(1302.0, 1342.0, nodes=5))
     clocks.cpu += 0.9
     event = _Event(1302.0, 1342.0, nodes=9)
