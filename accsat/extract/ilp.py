@@ -291,9 +291,14 @@ class HighsEngine:
 # they raise its bound at all: on NPB's LU blts.c:103 the bound closed 0.15 % of its gap
 # in a second, on MG's mg.c:1187 nothing, and both then stalled anyway (2.0 and 1.7 s in
 # all). There the search also stops once, for ROOT_QUIET of the stall, it has found no
-# better choice and its bound has closed less than BOUND_STEP of the gap.
+# better choice and its bound has closed less than BOUND_STEP of the gap.  The root LP's
+# bound (the first) starts no quiet time, as a bound that closes the gap does, so rounds
+# of cuts after it that move nothing count at once (mg.c:1187: stopped after the first
+# such round, 0.65 s, not the second, 1.3 s); at least ROOT_SEEN of the stall after it,
+# so one callback straight after another is no round of cuts.
 ROOT_QUIET = 0.3
 BOUND_STEP = 0.01
+ROOT_SEEN = 0.1
 
 
 def _stop_on_stall(model, stall: float) -> list[bool]:
@@ -309,7 +314,9 @@ def _stop_on_stall(model, stall: float) -> list[bool]:
     HiGHS reports no simplex iterations here to count instead, and these
     searches mostly end at the root node."""
     last, stopped = [time.process_time()], [False]
-    bound: list[float | None] = [None, None]  # when it last closed BOUND_STEP of the gap
+    # the bound when it last closed BOUND_STEP of the gap, and when (None: the root LP's)
+    bound: list[float | None] = [None, None]
+    seen: list[float] = []  # when the first finite bound came
 
     def improved(event) -> None:
         last[0] = time.process_time()
@@ -317,17 +324,18 @@ def _stop_on_stall(model, stall: float) -> list[bool]:
     def progress(event) -> None:
         out = event.data_out
         low, high = out.mip_dual_bound, out.mip_primal_bound
-        if (
-            math.isfinite(low)
-            and math.isfinite(high)
-            and (bound[0] is None or low - bound[0] > BOUND_STEP * (high - low))
-        ):
-            bound[0], bound[1] = low, time.process_time()
-        now, moved = time.process_time(), bound[1]
+        now = time.process_time()
+        if math.isfinite(low) and math.isfinite(high):
+            if bound[0] is None:
+                bound[0] = low
+                seen.append(now)
+            elif low - bound[0] > BOUND_STEP * (high - low):
+                bound[0], bound[1] = low, now
         quiet_root = (
             out.mip_node_count == 0
-            and moved is not None
-            and now - max(last[0], moved) > ROOT_QUIET * stall
+            and bool(seen)
+            and now - seen[0] > ROOT_SEEN * stall
+            and now - max(last[0], bound[1] or last[0]) > ROOT_QUIET * stall
         )
         if now - last[0] > stall or quiet_root:
             stopped[0] = True

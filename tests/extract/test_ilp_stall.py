@@ -90,6 +90,36 @@ def test_a_root_whose_bound_stands_still_stops_sooner(monkeypatch):
     assert event.interrupted and stopped == [True]
 
 
+def test_the_root_lp_bound_starts_no_quiet_time(monkeypatch):
+    """MG mg.c:1187's own timeline: a better choice at 0.325 s, the root LP's bound at
+    0.389 s, a round of cuts that moved nothing at 0.652 s: stopped there (the quiet time
+    runs from the better choice, not from the root LP's bound)."""
+    clocks, model, stopped = _watched(monkeypatch)
+    clocks.cpu += 0.325
+    model.cbMipImprovingSolution(_Event())
+    clocks.cpu += 0.064
+    first = _Event(1302.0003, 1342.0001)
+    model.cbMipInterrupt(first)
+    assert not first.interrupted
+    clocks.cpu += 0.263
+    event = _Event(1302.0003, 1342.0001)
+    model.cbMipInterrupt(event)
+    assert event.interrupted and stopped == [True]
+
+
+def test_a_callback_straight_after_the_root_lp_is_no_round_of_cuts(monkeypatch):
+    clocks, model, _ = _watched(monkeypatch)
+    clocks.cpu += 0.5  # a long root LP, no better choice yet
+    model.cbMipInterrupt(_Event(5972.0, 8685.0))
+    clocks.cpu += 0.01
+    event = _Event(5972.0, 8685.0)
+    model.cbMipInterrupt(event)
+    assert not event.interrupted
+    clocks.cpu += 0.2  # a round of cuts that moved nothing
+    model.cbMipInterrupt(event)
+    assert event.interrupted
+
+
 def test_a_root_whose_bound_closes_the_gap_goes_on(monkeypatch):
     clocks, model, _ = _watched(monkeypatch)
     low = 5971.0
