@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
@@ -62,13 +63,21 @@ class _FileContext:
 
 # the report, the new body (None: kept as written) and what it must re-read as
 KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
-# share(text, sizes, one, progress): one(i) for every kernel index i, in order, given
-# the file's text as loaded (another process must rewrite the same text) and each
-# kernel's size (its body's characters: the biggest are best started first), progress
-# called as rewrite_file's; the compile server's spreads them over two processes
+# share(text, sizes, one, progress, task): one(i) for every index i, in order, given the
+# file's text as loaded (another process must have loaded the same text) and each job's
+# size (the biggest are best started first), progress called as rewrite_file's; task(i),
+# if given, is what another process needs for job i besides the file (reread_one's
+# arguments), else job i is the rewrite of kernel i.  The compile server's spreads the
+# jobs over two processes.
 Share = Callable[
-    [str, list[int], Callable[[int], KernelResult], Callable[[int, int], None] | None],
-    list[KernelResult],
+    [
+        str,
+        list[int],
+        Callable[[int], Any],
+        Callable[[int, int], None] | None,
+        Callable[[int], tuple] | None,
+    ],
+    list,
 ]
 
 
@@ -91,14 +100,14 @@ def rewrite_file(
         sizes = [
             k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0 for k in loaded.kernels
         ]
-        results = share(loaded.text, sizes, one, progress)
+        results = share(loaded.text, sizes, one, progress, None)
     else:
         results = []
         for done in range(total):
             if progress is not None:
                 progress(done, total)
             results.append(one(done))
-    results = reread_check(loaded, results, options)
+    results = reread_check(loaded, results, options, share)
     if progress is not None:
         progress(total, total)
     reports = [report for report, _, _ in results]
@@ -267,17 +276,16 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
 
 
 def reread_check(
-    loaded: LoadedFile, results: list[KernelResult], options: Options
+    loaded: LoadedFile, results: list[KernelResult], options: Options, share: Share | None = None
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
-    reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error)."""
+    reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error).
+    ``share``: the kernels are read back in two processes."""
     todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
     if not todo:
         return results
     start = time.perf_counter()
-    bodies: dict[int, str] = {}
-    whole = ""
     try:
         bodies = reread.expand_bodies(
             loaded.path,
@@ -287,35 +295,58 @@ def reread_check(
         )
     except AccsatError as exc:
         whole = f"the rewritten file does not preprocess: {exc}"
+        verdicts = [_strict(loaded, i, whole) for i in todo]
+    else:
+        tasks = [(i, bodies[i], results[i][2]) for i in todo]
+        verdicts = (
+            share(
+                loaded.text,
+                [len(body) for _, body, _ in tasks],
+                lambda j: reread_one(loaded, *tasks[j]),
+                None,
+                tasks.__getitem__,
+            )
+            if share is not None and len(tasks) > 1
+            else [reread_one(loaded, *task) for task in tasks]
+        )
     out = list(results)
-    for i in todo:
-        report, _, expect = results[i]
-        assert expect is not None
-        kernel = loaded.kernels[i]
-        try:
-            if whole:
-                raise reread.Mismatch(whole)
-            with deep_recursion():  # as deep as the kernel's own rewrite went
-                again = reread.with_body(kernel, bodies[i])
-                reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
-        except (reread.Mismatch, AccsatError, Unsupported, RecursionError) as exc:
-            why = str(exc) or type(exc).__name__
-            if os.environ.get("ACCSAT_REREAD_STRICT"):
-                raise AssertionError(
-                    f"{report.file}:{report.line}: printed C is not the extracted program: {why}"
-                ) from exc
+    for i, why in zip(todo, verdicts, strict=True):
+        if why:
             out[i] = (
-                report.unchanged(
+                results[i][0].unchanged(
                     f"internal: the printed C does not re-read as the "
                     f"extracted program, kept as written: {why}"
                 ),
                 None,
                 None,
             )
-    share = (time.perf_counter() - start) / len(todo)
+    share_s = (time.perf_counter() - start) / len(todo)
     for i in todo:
-        out[i][0].seconds["reread"] = share
+        out[i][0].seconds["reread"] = share_s
     return out
+
+
+def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -> str:
+    """Why kernel ``i`` of ``loaded``, its new body read back as ``body`` (preprocessed),
+    is not the program ``expect`` describes; "" when it is."""
+    assert expect is not None
+    kernel = loaded.kernels[i]
+    try:
+        with deep_recursion():  # as deep as the kernel's own rewrite went
+            again = reread.with_body(kernel, body)
+            reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
+    except (reread.Mismatch, AccsatError, Unsupported, RecursionError) as exc:
+        return _strict(loaded, i, str(exc) or type(exc).__name__, exc)
+    return ""
+
+
+def _strict(loaded: LoadedFile, i: int, why: str, exc: Exception | None = None) -> str:
+    """``why``; an error instead with ``$ACCSAT_REREAD_STRICT`` set (tests, the fuzzer)."""
+    if os.environ.get("ACCSAT_REREAD_STRICT"):
+        raise AssertionError(
+            f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"
+        ) from exc
+    return why
 
 
 def _no_cost(op: str, ty: str) -> float:

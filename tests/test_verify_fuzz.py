@@ -333,7 +333,10 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
         raising=False,
     )
     monkeypatch.setattr(
-        pipeline, "reread_check", lambda loaded, results, options, **kw: results, raising=False
+        pipeline,
+        "reread_check",
+        lambda loaded, results, options, share=None: results,
+        raising=False,
     )
     findings = check_program(text, tmp_path / "old", cse, interp=False, extract_seconds=2.0)
     assert any(f.kind == "compiled" for f in findings), findings

@@ -48,8 +48,13 @@ class Partner:
     def __init__(self, pid: int, sock: socket.socket):
         self.pid, self.sock = pid, sock
         self.done: list[int] = []  # the kernels (indices) it answered
+        self.checked: list[int] = []  # the re-read checks (indices of the share's jobs)
         self.over = False  # it will answer no more in this request
         self.loading: _Loading | None = None  # its load of this request's file
+        self.asking = False  # it sent NEXT and waits for a job
+        # one share's thread talks to it at a time (the last one may still wait for its
+        # NEXT when the child's next share begins)
+        self.talking = threading.Lock()
 
     def share(self, request: bytes) -> Callable:
         """A ``pipeline.Share`` that lends kernels to the partner for ``request`` (the
@@ -58,10 +63,11 @@ class Partner:
         load is a good part of a file's time: BT's x_solve.c, 0.4 of 3 s)."""
         loading = self._start(request)
 
-        def share(text: str, sizes: list[int], one: Callable[[int], Any], progress) -> list:
-            # one kernel: nothing to share (the partner's load only used an idle core)
+        def share(text: str, sizes: list[int], one: Callable[[int], Any], progress, task) -> list:
+            # one job: nothing to share (the partner's load only used an idle core)
             if len(sizes) > 1:
-                return _Queue(sizes).run(one, progress, lambda q: self._serve(loading, text, q))
+                serve = lambda q: self._serve(loading, text, q, task)  # noqa: E731
+                return _Queue(sizes).run(one, progress, serve)
             return _Queue(sizes).run(one, progress, lambda q: q.partner_gone())
 
         return share
@@ -83,30 +89,39 @@ class Partner:
         threading.Thread(target=start, daemon=True).start()
         return loading
 
-    def _serve(self, loading: _Loading, text: str, queue: _Queue) -> None:
-        """In a thread of the child: hand kernels to the partner until none is left."""
+    def _serve(self, loading: _Loading, text: str, queue: _Queue, task) -> None:
+        """In a thread of the child: hand jobs to the partner until none is left (its
+        last NEXT then waits for the next share's jobs, or the end)."""
+        with self.talking:
+            self._talk(loading, text, queue, task)
+
+    def _talk(self, loading: _Loading, text: str, queue: _Queue, task) -> None:
         try:
             loading.done.wait()
-            if loading.digest != digest(text):
-                return  # it loaded another text (or none): its kernels are not ours
+            if self.over or loading.digest != digest(text):
+                self.over = True
+                return  # it loaded another text (or none): its jobs are not ours
             while True:
-                msg = client.recv_frame(self.sock)
-                if msg is None:
-                    return
-                if msg == NEXT:
-                    i = queue.lend()
-                    client.send_frame(self.sock, pickle.dumps(i))
-                    if i is None:
+                if not self.asking:
+                    msg = client.recv_frame(self.sock)
+                    if msg is None:
+                        self.over = True
                         return
-                else:
-                    i, result = pickle.loads(msg)
-                    if result is not None:
-                        self.done.append(i)
-                    queue.answer(i, result)
+                    if msg != NEXT:
+                        i, result = pickle.loads(msg)
+                        if result is not None:
+                            (self.done if task is None else self.checked).append(i)
+                        queue.answer(i, result)
+                        continue
+                    self.asking = True
+                i = queue.lend()
+                if i is None:
+                    return
+                client.send_frame(self.sock, pickle.dumps((i, task(i) if task else None)))
+                self.asking = False
         except (OSError, pickle.PickleError, ValueError, EOFError, TypeError):
-            return
-        finally:
             self.over = True
+        finally:
             queue.partner_gone()
 
     def end(self) -> None:
@@ -220,7 +235,7 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
         return
     from pathlib import Path
 
-    from ..pipeline import prepare
+    from ..pipeline import prepare, reread_one
     from .rewrite import deadline_for
 
     timeout = float(request.get("timeout") or 0)
@@ -230,13 +245,14 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
     while True:
         client.send_frame(sock, NEXT)
         reply = client.recv_frame(sock)
-        i = pickle.loads(reply) if reply is not None else None
-        if i is None:
+        job = pickle.loads(reply) if reply is not None else None
+        if job is None:
             return
-        try:
-            result = one(i)
+        i, task = job
+        try:  # a kernel's rewrite, or (task) a re-read kernel's check
+            result = one(i) if task is None else reread_one(loaded, *task)
             data = pickle.dumps((i, result))
-        except Exception:  # the child does this kernel again, and meets the error itself
+        except Exception:  # the child does this job again, and meets the error itself
             data = pickle.dumps((i, None))
         client.send_frame(sock, data)
 
