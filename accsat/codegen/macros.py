@@ -176,27 +176,40 @@ class FileMacros:
     def __init__(self, loaded: LoadedFile, options: PreprocessOptions):
         self.loaded = loaded
         self.options = options
-        self._by_body: dict[int, list[tuple[str, c_ast.Node]]] | None = None
+        # body start -> (text as written, its expansion) of each access; None: not run yet
+        self._expanded: dict[int, list[tuple[str, str]]] | None = None
+        self._by_body: dict[int, list[tuple[str, c_ast.Node]]] = {}  # the parsed ones
         self._constants: dict[int, list[tuple[Candidate, str]]] = {}
 
     def candidates(self, layout: Layout | None) -> list[tuple[str, c_ast.Node]]:
-        """(text as written, its expansion's tree) for the body ``layout`` is of."""
+        """(text as written, its expansion's tree) for the body ``layout`` is of.  The
+        trees of a body are parsed when it asks (a file's other bodies may be printed
+        by the compile server's other process: BT's x_solve.c parses 378 expansions)."""
         if layout is None or layout.span is None:
             return []
-        if self._by_body is None:
-            self._by_body = self._expand_all()
-        return self._by_body.get(layout.span.start, [])
+        at = layout.span.start
+        if at not in self._by_body:
+            self._by_body[at] = [
+                (text, tree)
+                for text, exp in self._expansions().get(at, [])
+                if isinstance(tree := expression(exp), _ACCESS)
+            ]
+        return self._by_body[at]
 
     def constants(self, layout: Layout | None) -> list[tuple[Candidate, str]]:
         """The texts of the body ``layout`` is of that may be constant expressions,
         each with its expansion."""
         if layout is None or layout.span is None:
             return []
-        if self._by_body is None:
-            self._by_body = self._expand_all()
+        self._expansions()
         return self._constants.get(layout.span.start, [])
 
-    def _expand_all(self) -> dict[int, list[tuple[str, c_ast.Node]]]:
+    def _expansions(self) -> dict[int, list[tuple[str, str]]]:
+        if self._expanded is None:
+            self._expanded = self._expand_all()
+        return self._expanded
+
+    def _expand_all(self) -> dict[int, list[tuple[str, str]]]:
         texts: dict[int, list[str]] = {}
         accesses: dict[int, int] = {}  # how many of a body's texts are accesses (the first)
         consts: dict[int, list[Candidate]] = {}
@@ -213,13 +226,12 @@ class FileMacros:
                 if probes:
                     texts[span.start] = probes
         expanded = self._expand(texts) if texts else {}  # no macro: no preprocessor run
-        out: dict[int, list[tuple[str, c_ast.Node]]] = {}
+        out: dict[int, list[tuple[str, str]]] = {}
         for at, written in texts.items():
             for k, text in enumerate(written[: accesses[at]]):
                 exp = expanded.get((at, k))
-                tree = None if exp is None else expression(exp)
-                if isinstance(tree, _ACCESS):
-                    out.setdefault(at, []).append((text, tree))
+                if exp is not None:
+                    out.setdefault(at, []).append((text, exp))
         for at, candidates in consts.items():
             k = accesses[at]
             for c in candidates:
