@@ -218,6 +218,7 @@ class _Declared:
     show: Callable[[Any], str]
     metavar: str | None
     default_text: str | None
+    every_call: bool
 
 
 def setting(
@@ -233,6 +234,7 @@ def setting(
     show: Callable[[Any], str] = show_value,
     metavar: str | None = None,
     default_text: str | None = None,
+    every_call: bool = False,
 ) -> Any:
     """A dataclass field that is a setting.
 
@@ -241,10 +243,14 @@ def setting(
     naming why otherwise); ``stage`` reads it; ``key``: it enters the rewrite's cache
     key; ``option``: ``accsat`` takes it as an option (the rewrite's settings);
     ``compute`` gives the default at read time (a folder under $HOME) where the
-    field's own default stays ``default``; ``default_text`` is how help writes it."""
+    field's own default stays ``default``; ``default_text`` is how help writes it;
+    ``every_call``: it acts on calls that have no compute construct too (a log line for
+    each), so that accsat-cc's launcher does not compile those at once while it is set."""
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r} (one of {', '.join(STAGES)})")
-    meta = _Declared(parse, help, stage, name, key, option, compute, show, metavar, default_text)
+    meta = _Declared(
+        parse, help, stage, name, key, option, compute, show, metavar, default_text, every_call
+    )
     return dataclasses.field(default=default, metadata={_META: meta})
 
 
@@ -264,6 +270,7 @@ class Setting:
     show: Callable[[Any], str]
     placeholder: str | None
     default_text: str | None
+    every_call: bool
 
     @property
     def env(self) -> str:
@@ -321,6 +328,7 @@ def _walk(cls: type, prefix: tuple[str, ...]) -> Iterable[Setting]:
                 meta.show,
                 meta.metavar,
                 meta.default_text,
+                meta.every_call,
             )
         elif dataclasses.is_dataclass(f.default):
             yield from _walk(type(f.default), (*prefix, f.name))

@@ -133,9 +133,7 @@ def load_terms(terms: TermTable, ids: list[int]) -> list[str]:
             f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk
         )
         out.append(
-            f"(ruleset load-{k})\n"
-            f"(rule ({query}) ({actions}) :ruleset load-{k})\n"
-            f"(run load-{k} 1)"
+            f"(ruleset load-{k})\n(rule ({query}) ({actions}) :ruleset load-{k})\n(run load-{k} 1)"
         )
     return out
 

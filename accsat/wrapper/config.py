@@ -130,6 +130,7 @@ class Config:
         "one line per file: kernels rewritten, from the cache; one line when the "
         "compiler's floating-point flags make the rewrite exact (ACCSAT_FP_EXACT)",
         parse_bool,
+        every_call=True,
     )
     report: str | None = _wrapper(
         None, "append one JSON object per kernel (JSON Lines)", parse_path
@@ -154,18 +155,22 @@ class Config:
         parse_size,
         show=show_size,
     )
-    log: str | None = _wrapper(None, "append a debug log: one line per event", parse_path)
+    log: str | None = _wrapper(
+        None, "append a debug log: one line per event", parse_path, every_call=True
+    )
     events: str | None = _wrapper(
         None,
         "append the events of log as JSON Lines, for programs (accsat bench and accsat "
         "tune count from it the files compiled as written)",
         parse_path,
+        every_call=True,
     )
     profile: str | None = _wrapper(
         None,
         "build programs that append each kernel's launches and seconds to PATH at exit "
         "(JSON Lines; also with disable = true: timers, no rewrite)",
         parse_path,
+        every_call=True,
     )
     tune: str | None = _wrapper(
         None, "a tuning database (accsat tune): each kernel the config chosen for it", parse_path

@@ -5,6 +5,7 @@ here a stand-in that says it was asked)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import accsat.wrapper
+from accsat.wrapper.config import SETTINGS
 
 LAUNCHER = Path(accsat.wrapper.__file__).parent / "bin" / "accsat-cc"
 
@@ -69,7 +71,8 @@ def test_a_compile_without_the_word_pragma_runs_the_compiler_at_once(bin_dir):
         (["cc", "-c", "kernel.c"], {}),  # a directive
         (["cc", "-c", "upper.c"], {}),  # any case: a PRAGMA() macro may make one
         (["cc", "-c", "plain.c", "kernel.c"], {}),  # one of several
-        (["cc", "-c", "plain.c"], {"ACCSAT_LOG": "log"}),  # a setting: logs, statistics
+        (["cc", "-c", "plain.c"], {"ACCSAT_LOG": "log"}),  # a setting that logs every call
+        (["cc", "-c", "plain.c"], {"ACCSAT_VERBOSE": ""}),  # set, even empty
         (["cc", '-DP=_Pragma("omp for")', "-c", "plain.c"], {}),  # a directive on the line
         (["cc", "-x", "c", "-c", "plain.c"], {}),
         (["cc", "-c", "missing.c"], {}),  # accsat.wrapper and the compiler say it
@@ -82,6 +85,27 @@ def test_a_compile_without_the_word_pragma_runs_the_compiler_at_once(bin_dir):
 def test_everything_else_goes_to_accsat_wrapper_with_every_argument(bin_dir, args, env):
     rc, python, cc = launch(bin_dir, *args, **env)
     assert cc is None and python == "".join(f"{a}\n" for a in args)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"ACCSAT_VARIANT": "cse", "ACCSAT_CACHE_DIR": "cache", "ACCSAT_REPORT": "r.jsonl"},
+        {"ACCSAT_REGISTERS": "64", "ACCSAT_TIMEOUT": "nonsense"},
+    ],
+)
+def test_settings_of_the_rewrite_alone_leave_a_plain_file_to_the_compiler(bin_dir, env):
+    """They act on kernels only: a file with none compiles at once (NPB's build through
+    benchmarks/npb_wrapper_build.py, which sets the first three, paid some 80 ms of
+    Python for each of its files without a kernel)."""
+    rc, python, cc = launch(bin_dir, "cc", "-c", "plain.c", **env)
+    assert (rc, python, cc) == (0, None, "-c\nplain.c\n")
+
+
+def test_the_launcher_lists_the_settings_that_act_on_every_call():
+    listed = set(re.findall(r"\$\{(ACCSAT_[A-Z_]+)\+1\}", LAUNCHER.read_text()))
+    assert listed == {s.env for s in SETTINGS if s.every_call}
+    assert listed == {"ACCSAT_VERBOSE", "ACCSAT_LOG", "ACCSAT_EVENTS", "ACCSAT_PROFILE"}
 
 
 def test_a_link_to_the_launcher_finds_accsat_cc_py_beside_the_launcher(bin_dir, tmp_path):
