@@ -176,6 +176,13 @@ class Directive:
         return "update"
 
 
+def may_make_kernels(text: str) -> bool:
+    """Whether the directive (the text after ``#pragma``) may make a kernel: a compute
+    construct or a loop directive.  A file whose directives all say no has none (data
+    regions and updates only, as NPB's bt.c): accsat-cc need not load it."""
+    return bool(parse(text).kinds & {COMPUTE, LOOP})
+
+
 def parse(text: str) -> Directive:
     """Parse the text after ``#pragma`` (pycparser's ``Pragma.string``)."""
     text = " ".join(text.replace("\\\n", " ").split())

@@ -36,7 +36,7 @@ from .once import first_to_say
 from .rewrite import Outcome, rewrite
 
 # every kernel hangs off an OpenACC or OpenMP directive; cpp turns _Pragma into #pragma
-_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+(acc|omp)\b", re.MULTILINE)
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+((?:acc|omp)\b.*)$", re.MULTILINE)
 _STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
@@ -169,6 +169,7 @@ class Build:
     def outcome(self, src: Source, preprocess_options) -> tuple[Outcome, bool]:
         """accsat's result for one source, and whether it came from the cache."""
         from ..errors import AccsatError
+        from ..frontend.directives import may_make_kernels
         from ..frontend.preprocess import preprocess
 
         if not self.cfg.rewrite:  # ACCSAT_DISABLE with ACCSAT_PROFILE: timers, no rewrite
@@ -181,10 +182,10 @@ class Build:
             return Outcome(error=str(exc), cacheable=False), False
         except OSError as exc:
             return Outcome(error=f"{src.path}: cannot read: {exc.strerror}", cacheable=False), False
-        if not _DIRECTIVE.search(preprocessed.encode("utf-8", "surrogateescape")):
+        if not any(may_make_kernels(m.group(1)) for m in _DIRECTIVE.finditer(preprocessed)):
             self.count("no_kernel")
             self.log("no-kernel", src.path)
-            return Outcome(kernels=[]), False  # no directive, no kernel: nothing to run
+            return Outcome(kernels=[]), False  # no compute or loop directive: no kernel
         options = self.cfg.options(
             preprocess_options,
             src.path,

@@ -177,3 +177,25 @@ def test_named_critical_is_known_and_flush_with_a_list_blocks_a_rewrite():
     assert directives.parse("omp flush(a)").blocks_rewrite
     assert not directives.parse("acc cache(a[0:4])").blocks_rewrite
     assert not directives.parse("acc routine(f) seq").is_sequential_loop
+
+
+@pytest.mark.parametrize(
+    "text, may",
+    [
+        ("acc parallel loop gang", True),
+        ("acc kernels", True),
+        ("acc loop vector", True),
+        ("acc loop seq", True),  # a loop directive still: the frontend decides
+        ("omp target teams distribute parallel for simd", True),
+        ("omp for", True),
+        ("acc data copy(u)", False),
+        ("acc update host(u)", False),
+        ("acc enter data create(a)", False),
+        ("omp target data map(tofrom: a)", False),
+        ("omp barrier", False),
+        ("acc routine seq", False),
+        ("GCC ivdep", False),
+    ],
+)
+def test_only_compute_and_loop_directives_may_make_kernels(text, may):
+    assert directives.may_make_kernels(text) is may

@@ -230,3 +230,38 @@ def test_a_log_nobody_reads_does_not_hang_the_build(project, env):
     assert lines(r.stderr) == [
         f"accsat-cc: cannot write the log {project / 'log'}: No such device or address"
     ]
+
+
+DATA_ONLY = """\
+double u[64];
+#define UPDATE _Pragma("acc update host(u)")
+void step(int n)
+{
+#pragma acc data copy(u)
+  {
+    for (int i = 0; i < n; i++)
+      u[i] += 1.0;
+#pragma acc update device(u)
+  }
+  UPDATE
+}
+"""
+
+
+def test_a_file_with_data_directives_only_is_not_loaded(project, env):
+    """No compute construct and no loop directive (NPB's bt.c: a data region and
+    updates): no kernel, so the file is compiled as written without loading it; one
+    loop directive, even from a _Pragma, and it is."""
+    log = project / "build.log"
+    (project / "data.c").write_text(DATA_ONLY)
+    (project / "loop.c").write_text(
+        DATA_ONLY.replace('"acc update host(u)"', '"acc parallel loop"').replace(
+            "  UPDATE\n", "  UPDATE\n  for (int i = 0; i < n; i++)\n    u[i] *= 2.0;\n"
+        )
+    )
+    for name in ("data.c", "loop.c"):
+        r = wrap(project, env, "gcc", "-c", *ACC, name, ACCSAT_LOG=str(log))
+        assert r.returncode == 0, r.stderr
+    events = [line.split()[2:4] for line in log.read_text().splitlines()]
+    assert ["no-kernel", "data.c"] in events
+    assert ["miss", "loop.c"] in events and ["no-kernel", "loop.c"] not in events
