@@ -6,10 +6,12 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -94,20 +96,22 @@ def rewrite_file(
     and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
     kernel's is independent of the others'). A kernel not started by ``deadline``
     (``time.monotonic()``) is kept as written, the finished ones are kept."""
-    loaded, one = prepare(path, options, deadline)
-    total = len(loaded.kernels)
-    if share is not None:
-        sizes = [
-            k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0 for k in loaded.kernels
-        ]
-        results = share(loaded.text, sizes, one, progress, None)
-    else:
-        results = []
-        for done in range(total):
-            if progress is not None:
-                progress(done, total)
-            results.append(one(done))
-    results = reread_check(loaded, results, options, share)
+    with paused_gc():
+        loaded, one = prepare(path, options, deadline)
+        total = len(loaded.kernels)
+        if share is not None:
+            sizes = [
+                k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
+                for k in loaded.kernels
+            ]
+            results = share(loaded.text, sizes, one, progress, None)
+        else:
+            results = []
+            for done in range(total):
+                if progress is not None:
+                    progress(done, total)
+                results.append(one(done))
+        results = reread_check(loaded, results, options, share)
     if progress is not None:
         progress(total, total)
     reports = [report for report, _, _ in results]
@@ -116,6 +120,26 @@ def rewrite_file(
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports)
+
+
+# Python's cyclic garbage collector scans every live object again and again while a
+# file's trees, terms and e-graphs pile up: a fifth of the rewrite time of NPB's BT,
+# LU, SP and MG in one process (23.8 -> 19.4 s without it, peak memory 285 -> 364 MB).
+# So it is off while a file is rewritten, and collects once every COLLECT_EVERY kernels
+# (a file of thousands of kernels keeps its garbage bounded).
+COLLECT_EVERY = 64
+
+
+@contextlib.contextmanager
+def paused_gc() -> Iterator[None]:
+    """The cyclic garbage collector off (as it was again afterwards)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def prepare(
@@ -132,7 +156,12 @@ def prepare(
     ctx.promote = promote.name_prefix(loaded.source, ctx.prefix)
     by_config: dict[str, tuple[_FileContext, Options]] = {}
 
+    started = [0]
+
     def one(i: int) -> KernelResult:
+        started[0] += 1
+        if started[0] % COLLECT_EVERY == 0:
+            gc.collect()
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         late = deadline is not None and time.monotonic() > deadline

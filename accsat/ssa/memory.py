@@ -94,7 +94,7 @@ class Access:
     def make(
         region: Region, root: int | None, offset: Poly | None, size: int | None, ctype: str
     ) -> Access:
-        off = None if offset is None else tuple(sorted(offset.items()))
+        off = None if offset is None else tuple(sorted((m, c) for m, c in offset.items() if c))
         return Access(region, root, off, size, ctype)
 
     def may_alias(self, other: Access) -> bool:
@@ -112,10 +112,14 @@ class Access:
         """other.offset - self.offset when it is a constant, else None."""
         if self.offset is None or other.offset is None:
             return None
-        diff = add_poly(dict(other.offset), dict(self.offset), -1)
-        if any(m != () for m in diff):
+        # sorted, no zero coefficient (make): the constant monomial () comes first, and
+        # the distance is constant when the rest are the same
+        mine, theirs = self.offset, other.offset
+        c0 = mine[0][1] if mine and mine[0][0] == () else 0
+        c1 = theirs[0][1] if theirs and theirs[0][0] == () else 0
+        if mine[1 if c0 else 0 :] != theirs[1 if c1 else 0 :]:
             return None
-        return diff.get((), 0)
+        return c1 - c0
 
     def same_place(self, other: Access) -> bool:
         return (

@@ -235,12 +235,19 @@ def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict |
         return
     from pathlib import Path
 
-    from ..pipeline import prepare, reread_one
+    from ..pipeline import paused_gc, prepare
     from .rewrite import deadline_for
 
     timeout = float(request.get("timeout") or 0)
     deadline = deadline_for(timeout) if timeout else None
-    loaded, one = prepare(Path(request["path"]), request["options"], deadline)
+    with paused_gc():  # as the child's rewrite_file
+        _work(sock, *prepare(Path(request["path"]), request["options"], deadline))
+
+
+def _work(sock: socket.socket, loaded, one: Callable[[int], Any]) -> None:
+    """The partner's jobs, one after the other, until the child has none left."""
+    from ..pipeline import reread_one
+
     client.send_frame(sock, digest(loaded.text))
     while True:
         client.send_frame(sock, NEXT)

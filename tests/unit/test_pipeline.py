@@ -204,3 +204,36 @@ def test_a_rewrite_that_does_not_pay_says_where_the_saving_went(tmp_path, body, 
     (kernel,) = rewrite_file(src, Options(variant="cse")).kernels
     assert (kernel.status, kernel.reason) == ("unchanged", "no gain")
     assert why in kernel.no_gain
+
+
+def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeypatch):
+    """Off for the whole file (a fifth of NPB's rewrite time went to it), one collection
+    every COLLECT_EVERY kernels, and on again afterwards."""
+    import gc
+
+    from accsat import pipeline
+
+    src = tmp_path / "k.c"
+    src.write_text(
+        HEADER
+        + "".join(
+            f"void f{k}(int n) {{\n#pragma acc parallel loop\n"
+            f"  for (int i = 0; i < n; i++) b[i] = a[i] * a[i] + {k}.0;\n}}\n"
+            for k in range(5)
+        )
+    )
+    seen, collected = [], []
+    real = pipeline.rewrite_kernel
+
+    def watched(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "rewrite_kernel", watched)
+    monkeypatch.setattr(pipeline, "COLLECT_EVERY", 2)
+    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(1) or 0)
+    assert gc.isenabled()
+    result = pipeline.rewrite_file(src)
+    assert [k.status for k in result.kernels] == ["rewritten"] * 5
+    assert seen == [False] * 5 and len(collected) == 2
+    assert gc.isenabled()
