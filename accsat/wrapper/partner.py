@@ -4,8 +4,10 @@ A ``make -j1`` build leaves one of two cores idle while accsat-cc rewrites, and 
 kernels of a file are rewritten independently of each other (``pipeline.prepare``).
 So each server child forks a partner before it imports the pipeline (egglog hangs in a
 process forked after it has started: see server.py), and when the child gets a
-request the partner loads the same file and takes kernels from the child's queue,
-one at a time, sending each result back.  The results are put in kernel order, so
+request the partner loads the same file (at once, while the child loads it too) and
+takes kernels from the child's queue, one at a time, sending each result back; then,
+the same way, re-read checks of rewritten kernels (``pipeline.reread_one``, each with
+its body as the child preprocessed it).  The results are put in kernel order, so
 the file is the one a serial rewrite gives.
 
 The partner answers nothing unless the text it loaded is the child's (a file edited
