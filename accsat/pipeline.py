@@ -65,15 +65,15 @@ class _FileContext:
 
 # the report, the new body (None: kept as written) and what it must re-read as
 KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
-# share(text, sizes, one, progress, task): one(i) for every index i, in order, given the
-# file's text as loaded (another process must have loaded the same text) and each job's
-# size (the biggest are best started first), progress called as rewrite_file's; task(i),
-# if given, is what another process needs for job i besides the file (reread_one's
-# arguments), else job i is the rewrite of kernel i.  The compile server's spreads the
-# jobs over two processes.
+# share(digest, sizes, one, progress, task): one(i) for every index i, in order, given
+# the loaded file's digest (another process must have loaded the same program) and each
+# job's size (the biggest are best started first; one job alone is fine), progress
+# called as rewrite_file's; task(i), if given, is what another process needs for job i
+# besides the file (reread_one's arguments), else job i is the rewrite of kernel i.  The
+# compile server's spreads the jobs over two processes.
 Share = Callable[
     [
-        str,
+        bytes,
         list[int],
         Callable[[int], Any],
         Callable[[int, int], None] | None,
@@ -94,7 +94,8 @@ def rewrite_file(
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
     and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
-    kernel's is independent of the others'). A kernel not started by ``deadline``
+    kernel's is independent of the others'), then the re-read checks of the rewritten
+    ones. A kernel not started by ``deadline``
     (``time.monotonic()``) is kept as written, the finished ones are kept."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
@@ -104,14 +105,14 @@ def rewrite_file(
                 k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
                 for k in loaded.kernels
             ]
-            results = share(loaded.text, sizes, one, progress, None)
+            results = share(loaded.digest, sizes, one, progress, None)
         else:
             results = []
             for done in range(total):
                 if progress is not None:
                     progress(done, total)
                 results.append(one(done))
-        results = reread_check(loaded, results, options, share)
+        results = reread_check(loaded, results, options, share=share)
     if progress is not None:
         progress(total, total)
     reports = [report for report, _, _ in results]
@@ -125,9 +126,11 @@ def rewrite_file(
 # Python's cyclic garbage collector scans every live object again and again while a
 # file's trees, terms and e-graphs pile up: a fifth of the rewrite time of NPB's BT,
 # LU, SP and MG in one process (23.8 -> 19.4 s without it, peak memory 285 -> 364 MB).
-# So it is off while a file is rewritten, and collects once every COLLECT_EVERY kernels
-# (a file of thousands of kernels keeps its garbage bounded).
+# So it is off while a file is rewritten, and collects once every COLLECT_EVERY jobs
+# (kernel rewrites and re-read checks: a file of thousands of kernels keeps its garbage
+# bounded).
 COLLECT_EVERY = 64
+_started = [0]  # jobs begun in this process while the collector was off
 
 
 @contextlib.contextmanager
@@ -140,6 +143,15 @@ def paused_gc() -> Iterator[None]:
     finally:
         if was:
             gc.enable()
+
+
+def _collect_now() -> None:
+    """A collection every COLLECT_EVERY jobs, while the collector is off (paused_gc)."""
+    if gc.isenabled():
+        return
+    _started[0] += 1
+    if _started[0] % COLLECT_EVERY == 0:
+        gc.collect()
 
 
 def prepare(
@@ -156,12 +168,8 @@ def prepare(
     ctx.promote = promote.name_prefix(loaded.source, ctx.prefix)
     by_config: dict[str, tuple[_FileContext, Options]] = {}
 
-    started = [0]
-
     def one(i: int) -> KernelResult:
-        started[0] += 1
-        if started[0] % COLLECT_EVERY == 0:
-            gc.collect()
+        _collect_now()
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         late = deadline is not None and time.monotonic() > deadline
@@ -324,19 +332,18 @@ def reread_check(
         )
     except AccsatError as exc:
         whole = f"the rewritten file does not preprocess: {exc}"
-        verdicts = [_strict(loaded, i, whole) for i in todo]
+        verdicts = [_mismatch(loaded, i, whole, exc) for i in todo]
     else:
         tasks = [(i, bodies[i], results[i][2]) for i in todo]
+
+        def check(j: int) -> str:
+            _collect_now()
+            return reread_one(loaded, *tasks[j])
+
         verdicts = (
-            share(
-                loaded.text,
-                [len(body) for _, body, _ in tasks],
-                lambda j: reread_one(loaded, *tasks[j]),
-                None,
-                tasks.__getitem__,
-            )
-            if share is not None and len(tasks) > 1
-            else [reread_one(loaded, *task) for task in tasks]
+            share(loaded.digest, [len(b) for _, b, _ in tasks], check, None, tasks.__getitem__)
+            if share is not None
+            else [check(j) for j in range(len(tasks))]
         )
     out = list(results)
     for i, why in zip(todo, verdicts, strict=True):
@@ -365,12 +372,14 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
             again = reread.with_body(kernel, body)
             reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
     except (reread.Mismatch, AccsatError, Unsupported, RecursionError) as exc:
-        return _strict(loaded, i, str(exc) or type(exc).__name__, exc)
+        return _mismatch(loaded, i, str(exc) or type(exc).__name__, exc)
     return ""
 
 
-def _strict(loaded: LoadedFile, i: int, why: str, exc: Exception | None = None) -> str:
-    """``why``; an error instead with ``$ACCSAT_REREAD_STRICT`` set (tests, the fuzzer)."""
+def _mismatch(loaded: LoadedFile, i: int, why: str, exc: Exception) -> str:
+    """``why`` kernel ``i`` does not re-read as extracted; with ``$ACCSAT_REREAD_STRICT``
+    set (tests, the fuzzer) an error instead (under a share it names the first kernel
+    checked that failed: the biggest first, not the first in the file)."""
     if os.environ.get("ACCSAT_REREAD_STRICT"):
         raise AssertionError(
             f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"

@@ -292,7 +292,7 @@ class HighsEngine:
 # in a second, on MG's mg.c:1187 nothing, and both then stalled anyway (2.0 and 1.7 s in
 # all). There the search also stops once, for ROOT_QUIET of the stall, it has found no
 # better choice and its bound has closed less than BOUND_STEP of the gap.  The root LP's
-# bound (the first) starts no quiet time, as a bound that closes the gap does, so rounds
+# bound (the first) starts no quiet time, unlike a bound that closes the gap, so rounds
 # of cuts after it that move nothing count at once (mg.c:1187: stopped after the first
 # such round, 0.65 s, not the second, 1.3 s); at least ROOT_SEEN of the stall after it,
 # so one callback straight after another is no round of cuts.
@@ -335,7 +335,8 @@ def _stop_on_stall(model, stall: float) -> list[bool]:
             out.mip_node_count == 0
             and bool(seen)
             and now - seen[0] > ROOT_SEEN * stall
-            and now - max(last[0], bound[1] or last[0]) > ROOT_QUIET * stall
+            and now - max(last[0], bound[1] if bound[1] is not None else last[0])
+            > ROOT_QUIET * stall
         )
         if now - last[0] > stall or quiet_root:
             stopped[0] = True

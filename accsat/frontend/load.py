@@ -40,6 +40,9 @@ class LoadedFile:
     symbols: FileSymbols
     defined: frozenset[str]  # the functions the file defines (a call to one is not pure)
     seconds: float  # what loading cost (a cache hit: preprocessing only)
+    # the text's and its preprocessed form's: two loads with the same digest read the same
+    # program, headers included (the compile server's two processes compare it)
+    digest: bytes = b""
 
 
 def read_source(path: Path) -> str:
@@ -82,6 +85,7 @@ def load(
         hashlib.sha256(pre.encode("utf-8", "surrogateescape")).digest(),
         hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest(),
     )
+    digest = hashlib.sha256(b"".join(key[2:])).digest()
     hit = _cache.get(key)
     if hit is not None:
         _cache.move_to_end(key)
@@ -106,6 +110,7 @@ def load(
         symbols,
         defined_functions(ast),
         time.perf_counter() - start,
+        digest,
     )
     if cache:
         _cache[key] = loaded

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import hashlib
 import importlib
 import os
 import pickle
@@ -37,11 +36,8 @@ from . import client
 
 READY = b"R"
 NEXT = b"N"
-
-
-def digest(text: str) -> bytes:
-    """What the two processes compare: the file's text as each loaded it."""
-    return hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest()
+# what the partner needs for job i besides the file (None: job i rewrites kernel i)
+Task = Callable[[int], tuple] | None
 
 
 class Partner:
@@ -65,12 +61,15 @@ class Partner:
         load is a good part of a file's time: BT's x_solve.c, 0.4 of 3 s)."""
         loading = self._start(request)
 
-        def share(text: str, sizes: list[int], one: Callable[[int], Any], progress, task) -> list:
-            # one job: nothing to share (the partner's load only used an idle core)
-            if len(sizes) > 1:
-                serve = lambda q: self._serve(loading, text, q, task)  # noqa: E731
-                return _Queue(sizes).run(one, progress, serve)
-            return _Queue(sizes).run(one, progress, lambda q: q.partner_gone())
+        def share(digest: bytes, sizes: list[int], one: Callable[[int], Any], progress, task: Task):
+            def serve(queue: _Queue) -> None:
+                # one job: nothing to share (the partner's load only used an idle core)
+                if len(sizes) > 1:
+                    self._serve(loading, digest, queue, task)
+                else:
+                    queue.partner_gone()
+
+            return _Queue(sizes).run(one, progress, serve)
 
         return share
 
@@ -91,18 +90,18 @@ class Partner:
         threading.Thread(target=start, daemon=True).start()
         return loading
 
-    def _serve(self, loading: _Loading, text: str, queue: _Queue, task) -> None:
+    def _serve(self, loading: _Loading, digest: bytes, queue: _Queue, task: Task) -> None:
         """In a thread of the child: hand jobs to the partner until none is left (its
         last NEXT then waits for the next share's jobs, or the end)."""
         with self.talking:
-            self._talk(loading, text, queue, task)
+            self._talk(loading, digest, queue, task)
 
-    def _talk(self, loading: _Loading, text: str, queue: _Queue, task) -> None:
+    def _talk(self, loading: _Loading, digest: bytes, queue: _Queue, task: Task) -> None:
         try:
             loading.done.wait()
-            if self.over or loading.digest != digest(text):
+            if self.over or loading.digest != digest:
                 self.over = True
-                return  # it loaded another text (or none): its jobs are not ours
+                return  # it loaded another program (or none): its jobs are not ours
             while True:
                 if not self.asking:
                     msg = client.recv_frame(self.sock)
@@ -121,7 +120,7 @@ class Partner:
                     return
                 client.send_frame(self.sock, pickle.dumps((i, task(i) if task else None)))
                 self.asking = False
-        except (OSError, pickle.PickleError, ValueError, EOFError, TypeError):
+        except Exception:  # whatever went wrong, the child does the rest itself
             self.over = True
         finally:
             queue.partner_gone()
@@ -138,7 +137,8 @@ class Partner:
 
 
 class _Loading:
-    """The partner's load of the file: done, and the digest of the text it loaded."""
+    """The partner's load of the file: done, and the digest (LoadedFile.digest) of what it
+    loaded."""
 
     def __init__(self) -> None:
         self.done = threading.Event()
@@ -250,7 +250,7 @@ def _work(sock: socket.socket, loaded, one: Callable[[int], Any]) -> None:
     """The partner's jobs, one after the other, until the child has none left."""
     from ..pipeline import reread_one
 
-    client.send_frame(sock, digest(loaded.text))
+    client.send_frame(sock, loaded.digest)
     while True:
         client.send_frame(sock, NEXT)
         reply = client.recv_frame(sock)

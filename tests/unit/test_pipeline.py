@@ -206,13 +206,7 @@ def test_a_rewrite_that_does_not_pay_says_where_the_saving_went(tmp_path, body, 
     assert why in kernel.no_gain
 
 
-def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeypatch):
-    """Off for the whole file (a fifth of NPB's rewrite time went to it), one collection
-    every COLLECT_EVERY kernels, and on again afterwards."""
-    import gc
-
-    from accsat import pipeline
-
+def _five_kernels(tmp_path):
     src = tmp_path / "k.c"
     src.write_text(
         HEADER
@@ -222,18 +216,59 @@ def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeyp
             for k in range(5)
         )
     )
-    seen, collected = [], []
+    return src
+
+
+class _Collector:
+    """The gc module as pipeline sees it, counting full collections instead of making them."""
+
+    def __init__(self):
+        import gc
+
+        self.isenabled, self.enable, self.disable = gc.isenabled, gc.enable, gc.disable
+        self.collected = 0
+
+    def collect(self, *args):
+        self.collected += 1
+        return 0
+
+
+def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeypatch):
+    """Off for the whole file (a fifth of NPB's rewrite time went to it), one collection
+    every COLLECT_EVERY jobs (five rewrites and five re-read checks here), and on again
+    afterwards."""
+    import gc
+
+    from accsat import pipeline
+
+    seen = []
     real = pipeline.rewrite_kernel
 
     def watched(*args, **kwargs):
         seen.append(gc.isenabled())
         return real(*args, **kwargs)
 
+    collector = _Collector()
     monkeypatch.setattr(pipeline, "rewrite_kernel", watched)
     monkeypatch.setattr(pipeline, "COLLECT_EVERY", 2)
-    monkeypatch.setattr(gc, "collect", lambda *a: collected.append(1) or 0)
+    monkeypatch.setattr(pipeline, "_started", [0])
+    monkeypatch.setattr(pipeline, "gc", collector)
     assert gc.isenabled()
-    result = pipeline.rewrite_file(src)
+    result = pipeline.rewrite_file(_five_kernels(tmp_path))
     assert [k.status for k in result.kernels] == ["rewritten"] * 5
-    assert seen == [False] * 5 and len(collected) == 2
+    assert seen == [False] * 5 and collector.collected == 5
+    assert gc.isenabled()
+
+
+def test_the_garbage_collector_is_on_again_after_a_failure(tmp_path, monkeypatch):
+    import gc
+
+    from accsat import pipeline
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(pipeline, "rewrite_kernel", broken)
+    with pytest.raises(RuntimeError):
+        pipeline.rewrite_file(_five_kernels(tmp_path))
     assert gc.isenabled()
