@@ -154,6 +154,15 @@ def _collect_now() -> None:
         gc.collect()
 
 
+def warm_up(options: Options = Options()) -> None:
+    """What the first kernel of a process pays for ``options`` (the egglog session of its
+    rules, 30 of a small kernel's 60 ms), paid now: a compile server's spare process
+    calls it while it waits for a request, for the default settings."""
+    from .egraph.saturate import warm
+
+    warm(rulesets_for(options))
+
+
 def prepare(
     path: Path, options: Options, deadline: float | None = None
 ) -> tuple[LoadedFile, Callable[[int], KernelResult]]:

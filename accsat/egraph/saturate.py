@@ -325,6 +325,11 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
     return key, _LOADED[key]
 
 
+def warm(rulesets: list[RuleSet]) -> None:
+    """Load the session of these rules now (some 30 ms), before the first kernel asks."""
+    _loaded([r for r in rulesets if r.file is not None], folding_of(rulesets))
+
+
 def saturate(
     terms: TermTable, roots: list[int], rulesets: list[RuleSet], limits: Limits = Limits()
 ) -> Saturation:

@@ -227,7 +227,7 @@ def fork(
 
 
 def _partner_main(sock: socket.socket, warm: str, setup: Callable[[dict], dict | None]) -> None:
-    importlib.import_module(warm)
+    importlib.import_module(warm).warm_up()
     client.send_frame(sock, READY)
     payload = client.recv_frame(sock)
     if payload is None:

@@ -65,7 +65,7 @@ PRELOAD = (
     "accsat.egraph.rules",
     "accsat.report",
 )
-WARM = "accsat.pipeline"  # what each child imports before it waits
+WARM = "accsat.pipeline"  # what each child imports (and its warm_up()) before it waits
 READY = b"R"
 # before each request: whether the child lends kernels to its partner
 LEND, KEEP = b"P", b"-"
@@ -257,7 +257,7 @@ class Server:
             self.sel.close()
             quiet_child()
             helper = partner.fork(WARM, enter, (sock,)) if partner.cores() > 1 else None
-            importlib.import_module(WARM)
+            importlib.import_module(WARM).warm_up()
             sock.sendall(READY)
             payload = client.recv_frame(sock)
             if payload is not None:

@@ -169,3 +169,16 @@ def test_loading_terms_takes_little_memory(tmp_path):
     nodes, growth_mb = map(int, out.stdout.split())
     assert nodes == 672
     assert growth_mb < 200, f"saturation grew the process by {growth_mb} MB"
+
+
+def test_a_warmed_process_saturates_in_the_session_it_loaded(tmp_path, monkeypatch):
+    """pipeline.warm_up (a compile server's waiting processes) loads the default rules'
+    session; the first kernel then uses it rather than loading its own."""
+    from accsat.pipeline import warm_up
+
+    monkeypatch.setattr(sat_mod, "_LOADED", {})
+    warm_up()
+    (session,) = sat_mod._LOADED.values()
+    ssa = _kernel(tmp_path)
+    saturate(ssa.terms, ssa.roots, rulesets_for(Options()))
+    assert list(sat_mod._LOADED.values()) == [session]
