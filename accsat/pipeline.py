@@ -71,14 +71,9 @@ KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
 # called as rewrite_file's; task(i), if given, is what another process needs for job i
 # besides the file (reread_one's arguments), else job i is the rewrite of kernel i.  The
 # compile server's spreads the jobs over two processes.
+Task = Callable[[int], tuple] | None  # what another process needs for job i (None: a kernel)
 Share = Callable[
-    [
-        bytes,
-        list[int],
-        Callable[[int], Any],
-        Callable[[int, int], None] | None,
-        Callable[[int], tuple] | None,
-    ],
+    [bytes, list[int], Callable[[int], Any], Callable[[int, int], None] | None, Task],
     list,
 ]
 

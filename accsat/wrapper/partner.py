@@ -30,14 +30,15 @@ import socket
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import client
 
+if TYPE_CHECKING:  # the pipeline is imported after the fork (see server.py)
+    from ..pipeline import Task
+
 READY = b"R"
 NEXT = b"N"
-# what the partner needs for job i besides the file (None: job i rewrites kernel i)
-Task = Callable[[int], tuple] | None
 
 
 class Partner:
