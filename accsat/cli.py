@@ -120,6 +120,22 @@ def common_options(f):
         click.option("-D", "defines", multiple=True, metavar="NAME[=VAL]", help="define a macro"),
         click.option("-U", "undefines", multiple=True, metavar="NAME", help="undefine a macro"),
         click.option(
+            "-f",
+            "fflags",
+            multiple=True,
+            metavar="FLAG",
+            help="a compiler flag that changes C's types or semantics, as the compiler "
+            "takes it (-funsigned-char, -fshort-enums, -fwrapv)",
+        ),
+        click.option(
+            "-m",
+            "mflags",
+            multiple=True,
+            metavar="FLAG",
+            help="a target flag, as the compiler takes it (-mfpmath=387, -m32)",
+        ),
+        click.option("-std", "std", default=None, metavar="=STD", help="the C standard (-std=c11)"),
+        click.option(
             "--openacc/--no-openacc",
             default=True,
             show_default=True,
@@ -150,6 +166,8 @@ def make_options(kw: dict) -> Options:
     flags += [f"-I{d}" for d in kw["includes"]]
     flags += [f"-D{d}" for d in kw["defines"]]
     flags += [f"-U{u}" for u in kw["undefines"]]
+    flags += [f"-f{f}" for f in kw["fflags"]] + [f"-m{m}" for m in kw["mflags"]]
+    flags += [f"-std={kw['std'].lstrip('=')}"] if kw["std"] else []
     return build(
         Options,
         {s.name: kw[s.name] for s in SETTINGS if s.name in kw},

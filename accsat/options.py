@@ -238,6 +238,14 @@ class Options:
         parse=Registers(),
         stage="codegen",
     )
+    typecheck: bool = setting(
+        True,
+        "have the compiler confirm the C type accsat gives every expression it prints (one "
+        "-fsyntax-only compile of each file with rewritten kernels); a kernel it disagrees "
+        "with is kept as written",
+        parse=Flag(),
+        stage="verify",
+    )
     verify: bool = setting(
         False,
         "translation-validate every rewritten kernel on random states; a kernel that "
@@ -253,6 +261,9 @@ class Options:
         name="trials",
     )
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
+    # the compiler and flags the type check compiles with (verify/typecheck.py's
+    # check_command; accsat-cc: the user's); empty: the preprocessor's, with its flags
+    check_command: tuple[str, ...] = ()
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
     # a tuning database's choices for this file (accsat.tune.db.choices): (first line,
     # last line, config) per compute construct; a kernel whose line lies in one gets that

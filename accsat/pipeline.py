@@ -21,6 +21,7 @@ from .codegen.layout import layout
 from .codegen.macros import FileMacros
 from .codegen.placement import PlacementError
 from .codegen.printer import BodyPrinter, temp_prefix
+from .codegen.probe import Probe
 from .codegen.program import Program
 from .codegen.splice import Replacement, line_directive, splice
 from .egraph.graph import ENode
@@ -33,13 +34,14 @@ from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
 from .frontend.kernels import Kernel
 from .frontend.load import LoadedFile, load
+from .frontend.preprocess import compile_flags
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
-from .report import KEPT_BY_TUNING, NO_GAIN, OUT_OF_TIME, OVER_BUDGET, KernelReport
+from .report import KEPT_BY_TUNING, NO_GAIN, NOT_LP64, OUT_OF_TIME, OVER_BUDGET, KernelReport
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
-from .verify import reread
+from .verify import reread, typecheck
 from .verify.reread import Expected
 
 
@@ -108,6 +110,7 @@ def rewrite_file(
                     progress(done, total)
                 results.append(one(done))
         results = reread_check(loaded, results, options, share=share)
+        results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
     reports = [report for report, _, _ in results]
@@ -164,8 +167,10 @@ def prepare(
     """The loaded file, and the rewrite of its kernel number i (kept as written once
     ``time.monotonic()`` is past ``deadline``)."""
     cost = load_cost_model(options.cost_model)
-    rulesets = rulesets_for(options)
     loaded = load(path, options.preprocess)
+    if loaded.target.excess_precision and not options.fp_exact:
+        options = replace(options, fp_exact=True)  # every operation rounds where it did
+    rulesets = rulesets_for(options)
     ctx = _FileContext(
         loaded, cost, rulesets, temp_prefix(loaded.source), FileMacros(loaded, options.preprocess)
     )
@@ -173,11 +178,18 @@ def prepare(
     by_config: dict[str, tuple[_FileContext, Options]] = {}
 
     def one(i: int) -> KernelResult:
+        with ct.targeting(loaded.target):
+            return _one(i)
+
+    def _one(i: int) -> KernelResult:
         _collect_now()
         kernel = loaded.kernels[i]
         config = options.config_for(kernel.line)
         late = deadline is not None and time.monotonic() > deadline
-        if config == ORIG or late:  # a tuning database keeps it as written, or no time left
+        why = OUT_OF_TIME if late else KEPT_BY_TUNING if config == ORIG else ""
+        if not loaded.target.lp64:
+            why = NOT_LP64
+        if why:  # a tuning database keeps it as written, no time left, a target not modelled
             return (
                 KernelReport(
                     str(path),
@@ -185,7 +197,7 @@ def prepare(
                     kernel.construct,
                     kernel.function,
                     config,
-                ).unchanged(OUT_OF_TIME if late else KEPT_BY_TUNING),
+                ).unchanged(why),
                 None,
                 None,
             )
@@ -313,7 +325,41 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     expect = reread.expected(
         ssa, sat.class_of, choice, _written_by_class(ssa, sat), _own_names(ctx), printed.placed
     )
-    return report, Replacement(span.start, span.end, printed.text, span.last_line), expect
+    probe = None
+    if options.typecheck:  # the same body with assertions of its types, for the compiler
+        t = time.perf_counter()
+        shown = _print(kernel, ssa, sat, choice, ctx, options, probe=True)
+        probe = Probe(shown.text, shown.checks)
+        report.seconds["codegen"] += time.perf_counter() - t
+    return report, Replacement(span.start, span.end, printed.text, span.last_line, probe), expect
+
+
+def type_check(
+    loaded: LoadedFile, results: list[KernelResult], options: Options
+) -> list[KernelResult]:
+    """The compiler confirms the types of what each rewritten kernel prints
+    (verify/typecheck.py); a kernel it disagrees with is kept as written, the
+    expression and both types in the reason."""
+    probes = {
+        i: (r, r.probe)
+        for i, (_, r, _) in enumerate(results)
+        if r is not None and r.probe is not None and options.typecheck
+    }
+    if not probes:
+        return results
+    command = options.check_command or typecheck.check_command(
+        (options.preprocess.cpp,), compile_flags(options.preprocess)
+    )
+    outcome = typecheck.run(command, loaded.path, loaded.text, probes)
+    out = list(results)
+    for i, (_, probe) in probes.items():
+        report = results[i][0]
+        report.typecheck = outcome.record(i, len(probe.checks))
+        report.seconds["typecheck"] = outcome.seconds / len(probes)
+        why = outcome.reason(i)
+        if why:
+            out[i] = (report.unchanged(why), None, None)
+    return out
 
 
 def reread_check(
@@ -372,7 +418,7 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
     assert expect is not None
     kernel = loaded.kernels[i]
     try:
-        with deep_recursion():  # as deep as the kernel's own rewrite went
+        with deep_recursion(), ct.targeting(loaded.target):  # as deep as the rewrite went
             again = reread.with_body(kernel, body)
             reread.match(expect, build_ssa(again, loaded.symbols, _no_cost, loaded.defined))
     except (reread.Mismatch, AccsatError, Unsupported, RecursionError) as exc:
@@ -446,6 +492,7 @@ def _print(
     choice: dict[int, ENode],
     ctx: _FileContext,
     options: Options,
+    probe: bool = False,
 ):
     program = Program(ssa)
     indent, unit = _indentation(kernel, ctx.file.source)
@@ -477,6 +524,7 @@ def _print(
         ctx.macros,
         options.declarations_first,
         _own_names(ctx),
+        probe,
     )
     return replace(printer.body(), budget=plan.budget or None)
 

@@ -12,6 +12,8 @@ KEPT_BY_TUNING = "kept as written (tuning database: orig)"
 OVER_BUDGET = "kept as written: over the register budget"
 # a kernel not started before the file's time budget (accsat-cc's timeout) was nearly spent
 OUT_OF_TIME = "kept as written: the file's time budget ran out before this kernel"
+# a compile for a target whose long or pointers are not 64 bits (-m32): not modelled
+NOT_LP64 = "the target's long and pointers are not 64 bits (-m32?): accsat models LP64 only"
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 
 
@@ -48,6 +50,9 @@ class KernelReport:
     registers: dict | None = None
     promoted: int = 0  # locations carried in a variable across an inner loop (ssa/promote.py)
     verification: dict | None = None  # with --verify: KernelVerdict.as_dict() of the rewrite
+    # the compiler's check of the printed types (verify/typecheck.py): compiler, checks,
+    # result ("agrees", "disagrees", "unavailable: why")
+    typecheck: dict | None = None
     # frontend: the file's loading shared among its kernels (their sum is the file's)
     seconds: dict = field(
         default_factory=lambda: {

@@ -15,10 +15,9 @@
 #ifndef _ACCSAT_PRELUDE_H
 #define _ACCSAT_PRELUDE_H 1
 
-/* Attributes never change a type accsat looks at (the exceptions, mode() and
-   vector_size(), are not supported); pycparser has no grammar for them. */
-#define __attribute__(x)
-#define __attribute(x)
+/* GNU attributes (__attribute__((...))) stay in the preprocessed text: accsat reads
+   them itself and blanks them before pycparser sees them (accsat/frontend/attributes.py),
+   since some change a type (mode, vector_size, packed). */
 /* MSVC's counterpart, seen in portable headers. */
 #define __declspec(x)
 
@@ -78,5 +77,22 @@ void __builtin_unreachable(void);
 void __builtin_trap(void);
 void __builtin_prefetch(const void *, ...);
 void *__builtin_assume_aligned(const void *, unsigned long, ...);
+
+/* _Float16 (gcc 12 and clang on x86-64) is a keyword pycparser does not know: a
+   typedef name for it, which accsat reads as the compiler's own half-precision type
+   (accsat/frontend/symbols.py, BUILTIN_TYPE_NAMES). */
+typedef float _Float16;
+
+/* What the compiler's flags make of C, as the preprocessor knows it: read off the
+   preprocessed text by accsat/frontend/target.py (its names are reserved ones). */
+enum __accsat_target {
+    __accsat_flt_eval_method = __FLT_EVAL_METHOD__,
+    __accsat_sizeof_long = __SIZEOF_LONG__,
+    __accsat_sizeof_pointer = __SIZEOF_POINTER__,
+#ifdef __CHAR_UNSIGNED__
+    __accsat_char_unsigned = 1,
+#endif
+    __accsat_target_end
+};
 
 #endif /* _ACCSAT_PRELUDE_H */

@@ -19,8 +19,9 @@ from ast import literal_eval
 from pathlib import Path
 
 import pytest
-from pycparser import c_ast, c_generator, c_parser
+from pycparser import c_ast, c_generator
 
+from accsat.frontend.parse import parse
 from accsat.frontend.preprocess import PRELUDE, PreprocessOptions, preprocess
 from accsat.resources import data_dir
 
@@ -32,8 +33,9 @@ INCLUDE_ALL = "".join(f"#include <{h}>\n" for h in HEADERS)
 
 
 def _parse(path: Path, flags: tuple[str, ...] = ()) -> c_ast.FileAST:
+    """What accsat reads of a file (its GNU attributes read apart, frontend/attributes.py)."""
     text = preprocess(path, PreprocessOptions(flags=flags))
-    return c_parser.CParser().parse(text, str(path))
+    return parse(text, str(path))
 
 
 def _parse_source(tmp_path: Path, source: str, name: str = "t.c") -> c_ast.FileAST:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..fileio import write_atomically
+from ..frontend import ctypes as ct
 from ..frontend.load import LoadedFile, load
 from ..options import Options
 from ..pipeline import rewrite_file
@@ -43,15 +44,16 @@ def advise_file(path: Path, options: AdviseOptions = AdviseOptions()) -> FileAdv
     start = time.perf_counter()
     path = Path(path)
     loaded = load(path, options.rewrite.preprocess)
-    spelling = Spelling(loaded.source, str(path))
-    kernels = [advise_kernel(k, loaded, options.convention, spelling) for k in loaded.kernels]
-    advice = FileAdvice(path, kernels)
-    if options.rewritten and kernels:
-        _rewritten_stage(advice, loaded, options)
-    if options.pressure and kernels:
-        from .pressure import add_pressure  # compilers and ptxas: only when asked
+    with ct.targeting(loaded.target):
+        spelling = Spelling(loaded.source, str(path))
+        kernels = [advise_kernel(k, loaded, options.convention, spelling) for k in loaded.kernels]
+        advice = FileAdvice(path, kernels)
+        if options.rewritten and kernels:
+            _rewritten_stage(advice, loaded, options)
+        if options.pressure and kernels:
+            from .pressure import add_pressure  # compilers and ptxas: only when asked
 
-        advice.notes += add_pressure(kernels, loaded, options.rewrite)
+            advice.notes += add_pressure(kernels, loaded, options.rewrite)
     advice.seconds = time.perf_counter() - start
     return advice
 

@@ -105,6 +105,9 @@ class ExprPrinter:
         self.free_reads = free_reads  # classes whose name is read at no cost (call results)
         self.reads: list[str] = []  # every name read, in order
         self._constant: dict[int, bool] = {}
+        # when set, every expression printed with its class, for the compiler's check of
+        # the types accsat gives them (verify/typecheck.py)
+        self.typed: list[tuple[str, int]] | None = None
 
     def constant(self, cls: int) -> bool:
         return constant_expr(self.choice, cls, self._constant)
@@ -155,11 +158,12 @@ class ExprPrinter:
         if name is not None:
             self.charge_read(cls)
             self.reads.append(name)
-            return name, PRIMARY
-        written = self.written(cls)
-        if written is not None:
-            return written
-        return self.node(cls, self.choice[cls])
+            printed = name, PRIMARY
+        else:
+            printed = self.written(cls) or self.node(cls, self.choice[cls])
+        if self.typed is not None:
+            self.typed.append((printed[0], cls))
+        return printed
 
     def node(self, cls: int, n: ENode) -> tuple[str, int]:
         """The node itself, never its temporary's name (used for definitions)."""

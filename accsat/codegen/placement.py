@@ -44,6 +44,9 @@ class PlacementError(Exception):
 # why a value the extraction shares is printed at each use (Plan.inline_shared)
 INDEX, NEGATION, GUARDED = "index arithmetic", "negation", "operand under a guard"
 CONVERSION = "integer converted to floating"
+# FLT_EVAL_METHOD 2 (x87): a floating-point value put in a variable is rounded to its
+# type, where the original kept it at the wider precision it was computed in
+EXCESS = "floating-point value kept at its evaluation precision"
 NAME = "variable or array read by name"
 
 
@@ -207,6 +210,18 @@ class _Planner:
         frm = scalar_type(source)
         return to is not None and frm is not None and ct.is_float(to) and ct.is_integer(frm)
 
+    def excess_precision(self, cls: int) -> bool:
+        """A floating-point operation's value where the target evaluates wider than the
+        type (``ctypes.Target.excess_precision``): only the user's own assignments round."""
+        node = self.choice[cls]
+        t = scalar_type(node.ctype)
+        return (
+            ct.target().excess_precision
+            and t is not None
+            and ct.is_float(t)
+            and node.op not in ("Load", "Var", "Phi", "Const", "CallRes")
+        )
+
     def constant(self, cls: int) -> bool:
         return constant_expr(self.choice, cls, self._constant)
 
@@ -315,6 +330,9 @@ class _Planner:
             return self.check(cls, open_uses)
         elif self.int_to_floating(cls):
             self._inline_shared(cls, open_uses, CONVERSION)
+            return self.check(cls, open_uses)
+        elif self.excess_precision(cls):
+            self._inline_shared(cls, open_uses, EXCESS)
             return self.check(cls, open_uses)
         else:
             scope = self.p.lca([u.ctx for u in open_uses])

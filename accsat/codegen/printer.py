@@ -20,6 +20,7 @@ from .layout import Layout
 from .lines import next_line, serving_lines, without_shadowed
 from .macros import FileMacros, MacroSpelling
 from .placement import Plan
+from .probe import Check, assertion
 from .program import Point, Program, Use
 from .splice import line_directive
 from .typenames import body_typedefs, declare
@@ -47,6 +48,8 @@ class Printed:
     placed: dict[int, str] = field(default_factory=dict)
     # values the extraction shares, printed at each use, by why (Plan.inline_shared)
     inline_shared: dict[str, int] = field(default_factory=dict)
+    # a probe's (``probe=True``): what the assertions of the text say, by number
+    checks: tuple[Check, ...] = ()
 
 
 class BodyPrinter:
@@ -65,7 +68,10 @@ class BodyPrinter:
         macros: FileMacros | None = None,
         declarations_first: bool = False,
         own: tuple[str, ...] = (),
+        probe: bool = False,
     ):
+        """``probe``: print the body with an assertion of the type of every expression
+        it prints at the end of each block (codegen/probe.py), for the compiler."""
         self.p = program
         self.plan = plan
         self.types = types  # class -> C type, for declarations of temporaries
@@ -106,6 +112,9 @@ class BodyPrinter:
         self.declared_last: tuple[str, int] | None = None  # name, its declaration's line
         self.merged_store = -1  # pos of the store printed as its declaration's initialiser
         self.decl_frames: list[_DeclFrame] = []
+        self.checks: list[Check] = []  # a probe's assertions, by number
+        if probe:
+            self.expr.typed = []
 
     # -- names ------------------------------------------------------------------------------
     def _name_of(self, cls: int) -> str | None:
@@ -168,12 +177,19 @@ class BodyPrinter:
         placed = {cls: point.ctx for cls, point in self.plan.temps.items()}
         shared = Counter(self.plan.inline_shared.values())
         return Printed(
-            text, self.counts, self.ntemps, self.plan.hoisted, placed=placed, inline_shared=shared
+            text,
+            self.counts,
+            self.ntemps,
+            self.plan.hoisted,
+            placed=placed,
+            inline_shared=shared,
+            checks=tuple(self.checks),
         )
 
     def block(self, block: ir.Block, indent: str) -> None:
         self.scope_names.append([])
         self.decl_frames.append(_DeclFrame(len(self.lines)))
+        typed = len(self.expr.typed) if self.expr.typed is not None else 0
         outer = self.origin
         for i, stmt in enumerate(block.stmts):
             self.origin = self.p.ssa.origins.get(stmt.pos)
@@ -188,11 +204,29 @@ class BodyPrinter:
         self.temps(Point(block.ctx, len(block.stmts)), indent)
         self.origin = outer
         self.declare_late(self.decl_frames.pop())
+        if self.expr.typed is not None:
+            self.assert_types(typed, indent)
         for cls, hidden in reversed(self.scope_names.pop()):
             if hidden is None:
                 del self.names[cls]
             else:
                 self.names[cls] = hidden
+
+    def assert_types(self, since: int, indent: str) -> None:
+        """A probe's assertions of the expressions printed in the block just printed (from
+        ``since`` in ``expr.typed``): at its end, where every name they read is in scope."""
+        assert self.expr.typed is not None
+        seen: set[tuple[str, ct.CType]] = set()
+        for text, cls in self.expr.typed[since:]:
+            t = self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype)
+            if t is None or (text, t) in seen:
+                continue
+            seen.add((text, t))
+            line = assertion(Check(text, t), len(self.checks))
+            if line is not None:
+                self.checks.append(Check(text, t))
+                self.lines.append(indent + line)
+        del self.expr.typed[since:]
 
     def source_line(self, line: int) -> None:
         """With ``line_file``: the next printed line is the user's ``line``."""

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from ..frontend.preprocess import c_string
+from .probe import Probe
 
 _LONE_LF = re.compile(r"(?<!\r)\n")
 
@@ -20,6 +21,8 @@ class Replacement:
     end: int
     text: str
     last_line: int  # line of the original text where the replaced span ends
+    # the body printed with assertions of its types, for the compiler (codegen/probe.py)
+    probe: Probe | None = None
 
 
 def splice(source: str, replacements: list[Replacement], filename: str | None = None) -> str:

@@ -1,11 +1,19 @@
 """The C type model: what accsat needs to type expressions and lay out memory.
 
 Sizes and alignments are those of x86-64 Linux (LP64), which is also what
-nvc, gcc and clang use for the host and for NVIDIA offload code.
+nvc, gcc and clang use for the host and for NVIDIA offload code. What the
+compiler's flags decide (plain char's signedness, enum sizes, signed overflow,
+excess precision) is the ``Target`` of the file being read (``frontend/target.py``
+reads it off the compiler): set with ``targeting`` while a file is handled.
+Whatever the model says is checked against the compiler itself for every kernel
+accsat prints (``verify/typecheck.py``).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from typing import TypeGuard
 
@@ -24,9 +32,55 @@ _INT_INFO: dict[str, tuple[int, int, bool]] = {
     "unsigned long": (4, 8, False),
     "long long": (5, 8, True),
     "unsigned long long": (5, 8, False),
+    "__int128": (6, 16, True),
+    "unsigned __int128": (6, 16, False),
 }
-_FLOAT_INFO: dict[str, int] = {"float": 4, "double": 8, "long double": 16}
-_FLOAT_RANK = {"float": 0, "double": 1, "long double": 2}
+_FLOAT_INFO: dict[str, int] = {"_Float16": 2, "float": 4, "double": 8, "long double": 16}
+_FLOAT_RANK = {"_Float16": -1, "float": 0, "double": 1, "long double": 2}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the compiler's flags make of C where the standard leaves it to them.
+
+    ``char_signed``: plain ``char`` is signed (``-fsigned-char``, x86's default) or not
+    (``-funsigned-char``, Arm's); ``short_enums``: an enum takes the smallest integer
+    type that holds its values (``-fshort-enums``); ``wrapv``: signed overflow wraps
+    (``-fwrapv``, ``-fno-strict-overflow``) instead of being undefined;
+    ``flt_eval_method``: C's FLT_EVAL_METHOD (2 with x87 arithmetic, ``-mfpmath=387``:
+    a value stored in a new ``double`` variable is rounded where the original kept
+    80 bits); ``lp64``: long and pointers are 64 bits (accsat models nothing else).
+    """
+
+    char_signed: bool = True
+    short_enums: bool = False
+    wrapv: bool = False
+    flt_eval_method: int = 0
+    lp64: bool = True
+
+    @property
+    def excess_precision(self) -> bool:
+        """Floating-point operations are evaluated wider than their type (C11 5.2.4.2.2)."""
+        return self.flt_eval_method not in (0, -1)
+
+
+DEFAULT_TARGET = Target()
+_TARGET: ContextVar[Target] = ContextVar("accsat_target", default=DEFAULT_TARGET)
+
+
+def target() -> Target:
+    """The target of the file being handled (``targeting``), x86-64 gcc's defaults else."""
+    return _TARGET.get()
+
+
+@contextlib.contextmanager
+def targeting(t: Target) -> Iterator[None]:
+    """Types read and folded inside are the compiler's under target ``t``."""
+    token = _TARGET.set(t)
+    try:
+        yield
+    finally:
+        _TARGET.reset(token)
 
 
 @dataclass(frozen=True)
@@ -73,8 +127,13 @@ class Array:
 class Field:
     name: str
     type: CType
-    offset: int
-    bitfield: bool = False  # accsat does not model bit-field accesses
+    offset: int  # bytes; a bit-field's: the storage unit of its type that holds it
+    width: int | None = None  # a bit-field's width in bits
+    bit: int = 0  # a bit-field's first bit within its storage unit
+
+    @property
+    def bitfield(self) -> bool:
+        return self.width is not None
 
 
 @dataclass(frozen=True)
@@ -105,7 +164,19 @@ class Func:
         return spell(self)
 
 
-CType = Scalar | Void | Pointer | Array | Struct | Func
+@dataclass(frozen=True)
+class Unmodelled:
+    """A type accsat does not model (a GNU vector type, a packed struct...): a kernel
+    that reads or writes a value of it is left as written, saying ``why``."""
+
+    why: str
+    spelling: str = ""
+
+    def __str__(self) -> str:
+        return self.spelling or "<unmodelled type>"
+
+
+CType = Scalar | Void | Pointer | Array | Struct | Func | Unmodelled
 
 INT = Scalar("int")
 LONG = Scalar("long")
@@ -129,7 +200,11 @@ def is_arithmetic(t: CType) -> TypeGuard[Scalar]:
 
 
 def is_signed(t: CType) -> bool:
-    return is_integer(t) and _INT_INFO[t.name][2]
+    if not is_integer(t):
+        return False
+    if t.name == "char":
+        return target().char_signed
+    return _INT_INFO[t.name][2]
 
 
 def is_unsigned(t: CType) -> bool:
@@ -156,17 +231,26 @@ def int_range(t: CType) -> tuple[int, int]:
 
 
 def promote(t: CType) -> CType:
-    """Integer promotion (C11 6.3.1.1p2): small integer types become int."""
+    """Integer promotion (C11 6.3.1.1p2): small integer types become int. An enum's value
+    is one of its compatible integer type's (``unsigned int`` for most enums)."""
     if is_integer(t) and _INT_INFO[t.name][0] < _INT_INFO["int"][0]:
         return INT
+    return plain(t)
+
+
+def plain(t: CType) -> CType:
+    """``t`` without an enum's name: what arithmetic on an enum value gives (the name
+    of a typedef stays: it names the very type)."""
+    if isinstance(t, Scalar) and t.spelled.startswith("enum "):
+        return Scalar(t.name)
     return t
 
 
 def usual_arithmetic(a: CType, b: CType) -> CType:
     """The common real type of a binary arithmetic operation (C11 6.3.1.8)."""
     if is_float(a) or is_float(b):
-        fa = _FLOAT_RANK.get(a.name, -1) if isinstance(a, Scalar) else -1
-        fb = _FLOAT_RANK.get(b.name, -1) if isinstance(b, Scalar) else -1
+        fa = _FLOAT_RANK.get(a.name, -2) if isinstance(a, Scalar) else -2
+        fb = _FLOAT_RANK.get(b.name, -2) if isinstance(b, Scalar) else -2
         return a if fa >= fb else b
     a, b = promote(a), promote(b)
     if a == b:
@@ -212,30 +296,66 @@ def layout_struct(
     tag: str,
     members: list[tuple[str, CType]],
     is_union: bool,
-    bitfields: frozenset[str] = frozenset(),
+    widths: dict[str, int] | None = None,
 ) -> Struct:
-    """Offsets as the SysV x86-64 ABI lays them out.
-
-    Bit-fields get a whole unit each: their layout is wrong, but accesses to
-    them are refused anyway and the other members keep distinct offsets.
-    """
+    """Offsets as the SysV x86-64 ABI lays them out (gcc's and clang's): a bit-field of
+    width ``widths[name]`` goes into the storage unit of its type where it fits, an
+    unnamed one (name "") pads, a zero-width one closes the unit."""
     fields: list[Field] = []
-    offset = size = 0
+    bits = size = 0  # the next free bit; the size so far, in bytes
     align = 1
     for name, mtype in members:
         msize = sizeof(mtype) or 0
         malign = alignof(mtype)
+        width = (widths or {}).get(name) if name else None
+        if name == "" and widths and "" in widths:
+            width = widths[""]
+        if width is not None:
+            unit = 8 * max(msize, 1)
+            start = 0 if is_union else bits
+            if width == 0:
+                bits = _round_up(bits, 8 * malign)
+                continue
+            if start // unit != (start + width - 1) // unit:
+                start = _round_up(start, 8 * malign)
+            if name:
+                align = max(align, malign)
+                first = start // unit * unit
+                fields.append(Field(name, mtype, first // 8, width, start - first))
+            end = start + width
+            bits = bits if is_union else end
+            size = max(size, _round_up(end, 8) // 8)
+            continue
         align = max(align, malign)
         if is_union:
-            fields.append(Field(name, mtype, 0, name in bitfields))
+            fields.append(Field(name, mtype, 0))
             size = max(size, msize)
             continue
-        offset = -(-offset // malign) * malign
-        fields.append(Field(name, mtype, offset, name in bitfields))
-        offset += msize
-        size = offset
-    size = -(-size // align) * align
+        offset = _round_up(_round_up(bits, 8) // 8, malign)
+        fields.append(Field(name, mtype, offset))
+        bits = 8 * (offset + msize)
+        size = offset + msize
+    size = _round_up(max(size, _round_up(bits, 8) // 8), align)
     return Struct(tag, tuple(fields), is_union, size, align)
+
+
+def _round_up(value: int, step: int) -> int:
+    return -(-value // step) * step
+
+
+def bitfield_type(declared: CType, width: int) -> Scalar | None:
+    """The type a bit-field's value has in an expression, as gcc gives it: ``int`` when
+    every value of ``width`` bits of ``declared`` is an int (``unsigned x:3``), the type
+    itself at its full width; None for the wider ones gcc gives a type of their own
+    (``unsigned long x:40``: arithmetic modulo 2**40), which accsat does not model."""
+    if not is_integer(declared) or declared.name == "_Bool":
+        return INT if isinstance(declared, Scalar) and declared.name == "_Bool" else None
+    bits = int_bits(declared)
+    if width < 32 or (width == 32 and is_signed(declared)):
+        return INT
+    if width == bits:
+        return plain(declared)  # type: ignore[return-value]
+    return None
 
 
 def decay(t: CType) -> CType:
@@ -256,9 +376,17 @@ def element(t: CType) -> CType | None:
     return None
 
 
+def unmodelled(t: CType) -> str:
+    """Why a value of type ``t`` (or an element or member of it) is not modelled ("" if
+    it is)."""
+    while isinstance(t, Array):
+        t = t.of
+    return t.why if isinstance(t, Unmodelled) else ""
+
+
 def spell(t: CType, name: str = "") -> str:
     """C declaration syntax for a value ``name`` of type ``t``."""
-    if isinstance(t, (Scalar, Void, Struct)):
+    if isinstance(t, (Scalar, Void, Struct, Unmodelled)):
         return f"{t} {name}".rstrip() if name else str(t)
     if isinstance(t, Pointer):
         inner = "*" + (" restrict " if t.restrict else "") + name
@@ -286,6 +414,10 @@ def from_name(name: str) -> Scalar:
     words = name.split()
     unsigned, signed = "unsigned" in words, "signed" in words
     core = sorted(w for w in words if w not in ("signed", "unsigned", "int"))
+    if core == ["__int128"]:
+        return Scalar("unsigned __int128" if unsigned else "__int128")
+    if core == ["_Float16"]:
+        return Scalar("_Float16")
     if core == ["char"]:
         if unsigned:
             return Scalar("unsigned char")

@@ -18,6 +18,7 @@ from ..ops import COMPARISONS, INT_ONLY
 from . import ctypes as ct
 from .literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
 
+_UNFOLDED = frozenset(("long double", "_Float16"))  # floating types folding leaves alone
 _MIN_FORM = re.compile(r"^\(-(\d+)[uUlL]* - 1\)$")  # format_int's minimum of a signed type
 
 # What each foldable operation computes on exact values, where Python's operator
@@ -108,16 +109,14 @@ def evaluate(
 
 
 def _compute(op: str, t: ct.Scalar, values: list) -> int | float | None:
-    if any(vt.name == "long double" for _, vt in values):
-        return None  # a Python float does not hold a long double (comparisons, casts)
+    if any(vt.name in _UNFOLDED for _, vt in values) or t.name in _UNFOLDED:
+        return None  # a Python float holds neither a long double nor rounds as a _Float16
     if op == "Cast":
         return _convert(values[0][0], values[0][1], t)
     if op in COMPARISONS:
         return int(_EXACT[op](values[0][0], values[1][0]))
     args = [v for v, _ in values]
     if ct.is_float(t):
-        if t.name == "long double":
-            return None
         r = _float_op(op, [float(a) for a in args])
         if r is None:
             return None
@@ -163,7 +162,7 @@ def _fit(value: int, t: ct.Scalar) -> int | None:
 
 def _convert(value: int | float, source: ct.Scalar, target: ct.Scalar) -> int | float | None:
     if ct.is_float(target):
-        if target.name == "long double":
+        if target.name in _UNFOLDED:
             return None
         if isinstance(value, int) and abs(value) > 2**53:
             return None  # int -> float would round twice through double

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from . import directives
+from .attributes import Attributes
 from .depth import too_deep
 from .directives import Directive
 from .preprocess import marker_file
@@ -261,10 +262,11 @@ def _address_taken(body: c_ast.Node) -> set[str]:
 
 
 def find_kernels(
-    ast: c_ast.FileAST, source: SourceMap, main_file: str
+    ast: c_ast.FileAST, source: SourceMap, main_file: str, attributes: Attributes | None = None
 ) -> tuple[list[Kernel], FileSymbols]:
-    """All kernels of the file, in source order, each mapped to the user's text."""
-    symbols = FileSymbols()
+    """All kernels of the file, in source order, each mapped to the user's text
+    (``attributes``: the file's GNU attributes, which some types need)."""
+    symbols = FileSymbols(attributes)
     finder = _Finder(symbols, main_file)
     finder.file(ast)
     kernels: list[Kernel] = []

@@ -17,13 +17,15 @@ from pathlib import Path
 from pycparser import c_ast
 
 from ..errors import AccsatError
+from . import ctypes as ct
 from .conditional import marked
 from .depth import deep_recursion
 from .kernels import Kernel, find_kernels
-from .parse import parse
+from .parse import parse_attributed
 from .preprocess import PreprocessOptions, preprocess, preprocess_copy
 from .source_map import BodySpan, SourceMap
 from .symbols import FileSymbols
+from .target import read_target
 
 _CACHE_SIZE = 8
 
@@ -43,6 +45,9 @@ class LoadedFile:
     # the text's and its preprocessed form's: two loads with the same digest read the same
     # program, headers included (the compile server's two processes compare it)
     digest: bytes = b""
+    # what the compiler's flags make of C's types (plain char, enums, overflow...): every
+    # stage that reads this file's types or folds its constants runs under it (ct.targeting)
+    target: ct.Target = ct.DEFAULT_TARGET
 
 
 def read_source(path: Path) -> str:
@@ -77,13 +82,16 @@ def load(
     start = time.perf_counter()
     path = Path(path)
     text = read_source(path) if text is None else text
-    pre = preprocess(path, options or PreprocessOptions())
+    options = options or PreprocessOptions()
+    pre = preprocess(path, options)
     main = main or str(path)
+    target = read_target(pre, options.flags)
     key = (
         str(path),
         main,
         hashlib.sha256(pre.encode("utf-8", "surrogateescape")).digest(),
         hashlib.sha256(text.encode("utf-8", "surrogateescape")).digest(),
+        repr(target).encode(),
     )
     digest = hashlib.sha256(b"".join(key[2:])).digest()
     hit = _cache.get(key)
@@ -91,10 +99,10 @@ def load(
         _cache.move_to_end(key)
         return replace(hit, seconds=time.perf_counter() - start)
     source = SourceMap(text)
-    with deep_recursion():
-        ast = parse(pre, str(path))
+    with deep_recursion(), ct.targeting(target):
+        ast, attributes = parse_attributed(pre, str(path))
         try:
-            kernels, symbols = find_kernels(ast, source, main)
+            kernels, symbols = find_kernels(ast, source, main, attributes)
             if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
                 ast, kernels, symbols = _with_groups_marked(
                     path, text, options, source, main, (ast, kernels, symbols)
@@ -111,6 +119,7 @@ def load(
         defined_functions(ast),
         time.perf_counter() - start,
         digest,
+        target,
     )
     if cache:
         _cache[key] = loaded
@@ -136,8 +145,8 @@ def _with_groups_marked(
     try:
         text_marked = marked(text, [list(s.groups) for s in spans], filename)
         pre = preprocess_copy(path, text_marked, options)
-        ast = parse(pre, str(path))
-        kernels, symbols = find_kernels(ast, source, main)
+        ast, attributes = parse_attributed(pre, str(path))
+        kernels, symbols = find_kernels(ast, source, main, attributes)
     except AccsatError:
         why = "a conditional group inside the loop body that the parser cannot delimit"
         for k in plain[1]:

@@ -8,13 +8,27 @@ from pycparser import c_ast, c_parser
 from pycparser.c_parser import ParseError
 
 from ..errors import AccsatError
+from . import attributes
 from .preprocess import marker_file
 
 _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::\d+)?:\s*(?P<msg>.*)$", re.DOTALL)
 
 
 def parse(text: str, filename: str) -> c_ast.FileAST:
-    """The file's AST. A file pycparser cannot read whole (a GNU statement expression,
+    """The file's AST (its GNU attributes dropped: ``parse_attributed`` keeps them)."""
+    return parse_attributed(text, filename)[0]
+
+
+def parse_attributed(text: str, filename: str) -> tuple[c_ast.FileAST, attributes.Attributes]:
+    """The file's AST and its GNU attributes, attached to their declarations
+    (``frontend/attributes.py``: pycparser reads none)."""
+    text, found = attributes.strip(text, filename)
+    ast = _parse_whole(text, filename)
+    return ast, found.attach(ast)
+
+
+def _parse_whole(text: str, filename: str) -> c_ast.FileAST:
+    """A file pycparser cannot read whole (a GNU statement expression,
     ``typeof`` or ``asm`` in some function) is read again with the bodies of the
     functions that hold no OpenACC or OpenMP directive blanked out (``kernel_functions``):
     accsat needs only the kernels' functions and the declarations. When that fails too,

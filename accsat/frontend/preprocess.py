@@ -35,6 +35,13 @@ class PreprocessOptions:
     cpp: str = field(default_factory=lambda: shutil.which("gcc") or "cc")
 
 
+def compile_flags(opts: PreprocessOptions) -> list[str]:
+    """The flags of a compile that reads the file as accsat's preprocessing does (its
+    macros, includes, programming models), without accsat's own libc headers."""
+    models = ["-fopenacc"] * opts.openacc + ["-fopenmp"] * opts.openmp
+    return [*models, *opts.flags]
+
+
 def command(path: Path, opts: PreprocessOptions) -> list[str]:
     libc = data_dir("fakelibc")
     cmd = [opts.cpp, "-E", "-nostdinc", "-isystem", str(libc), "-include", str(libc / PRELUDE)]

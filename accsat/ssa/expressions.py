@@ -48,14 +48,27 @@ class Addr:
     region: Region
     root: int | None
     offset: Poly | None
+    bitfield: ct.Field | None = None  # the member, when the lvalue is a bit-field
 
     def then(
-        self, component: str, ctype: ct.CType, offset: Poly | None, index: int | None = None
+        self,
+        component: str,
+        ctype: ct.CType,
+        offset: Poly | None,
+        index: int | None = None,
+        bitfield: ct.Field | None = None,
     ) -> Addr:
         off = None if self.offset is None or offset is None else add_poly(self.offset, offset)
         indices = self.indices + ([index] if index is not None else [])
         return Addr(
-            self.base, self.template + component, indices, ctype, self.region, self.root, off
+            self.base,
+            self.template + component,
+            indices,
+            ctype,
+            self.region,
+            self.root,
+            off,
+            bitfield,
         )
 
 
@@ -137,13 +150,18 @@ class ExpressionBuilder(BuilderState):
             if inner is None or not isinstance(inner.ctype, ct.Struct):
                 raise Unsupported("member access on something that is not a struct in memory")
             fld = self._field(inner.ctype, name)
-            return inner.then("." + name, fld.type, const_poly(fld.offset))
+            bits = fld if fld.bitfield else None
+            return inner.then("." + name, fld.type, const_poly(fld.offset), bitfield=bits)
         pointer = self.rvalue(node.name)
         ptype = self.ctype(pointer)
+        if isinstance(ptype, ct.Pointer) and isinstance(ptype.to, ct.Unmodelled):
+            raise Unsupported(ptype.to.why)
         if not isinstance(ptype, ct.Pointer) or not isinstance(ptype.to, ct.Struct):
             raise Unsupported("'->' on something that is not a pointer to a struct")
         fld = self._field(ptype.to, name)
-        return self.pointer_addr(pointer, fld.type, "->" + name, const_poly(fld.offset), None)
+        addr = self.pointer_addr(pointer, fld.type, "->" + name, const_poly(fld.offset), None)
+        addr.bitfield = fld if fld.bitfield else None
+        return addr
 
     def _field(self, st: ct.Struct, name: str) -> ct.Field:
         if st.fields is None:
@@ -151,8 +169,6 @@ class ExpressionBuilder(BuilderState):
         fld = st.field(name)
         if fld is None:
             raise Unsupported(f"unknown struct member '{name}'")
-        if fld.bitfield:
-            raise Unsupported(f"bit-field member '{name}'")
         return fld
 
     def deref_addr(self, expr: c_ast.Node) -> Addr:
@@ -234,6 +250,10 @@ class ExpressionBuilder(BuilderState):
         )
         if narrow and isinstance(t, ct.Scalar) and p is not None and not set(p) - {()}:
             return const_poly(p.get((), 0) % (1 << ct.int_bits(t)))
+        wrapped = ct.is_signed(t) and ct.target().wrapv and isinstance(t, ct.Scalar)
+        if wrapped and p is not None and not set(p) - {()} and ct.int_bits(t) < 64:
+            lo, hi = ct.int_range(t)
+            return const_poly((p.get((), 0) - lo) % (hi - lo + 1) + lo)  # -fwrapv
         return p
 
     def _poly(self, tid: int) -> Poly | None:
@@ -289,12 +309,14 @@ class ExpressionBuilder(BuilderState):
         return value if isinstance(value, int) else None
 
     def wraps_narrow(self, tid: int) -> bool:
-        """Unsigned arithmetic narrower than 64 bits in ``tid``'s polynomial."""
+        """Arithmetic that wraps around narrower than 64 bits in ``tid``'s polynomial:
+        unsigned, and signed under ``-fwrapv`` (where ``INT_MAX + 1`` is ``INT_MIN``)."""
         term = self.terms[tid]
         if term.op not in ("Add", "Sub", "Neg", "Mul", "Cast") or constant(self.terms, tid):
             return False
         t = self.ctype(tid)
-        if term.op != "Cast" and ct.is_integer(t) and ct.is_unsigned(t) and ct.int_bits(t) < 64:
+        wraps = ct.is_integer(t) and (ct.is_unsigned(t) or ct.target().wrapv)
+        if term.op != "Cast" and wraps and ct.int_bits(t) < 64:
             return True
         return any(self.wraps_narrow(a) for a in term.args)
 
@@ -312,18 +334,29 @@ class ExpressionBuilder(BuilderState):
         subscript or dereference that reads it, is noted for ``accsat advise``."""
         if isinstance(addr.ctype, ct.Array):
             return self.decay(addr)
+        if isinstance(addr.ctype, ct.Unmodelled):
+            raise Unsupported(addr.ctype.why)
         if isinstance(addr.ctype, (ct.Struct, ct.Func, ct.Void)):
             raise Unsupported(f"value of type {addr.ctype}")
+        vtype = addr.ctype
+        if addr.bitfield is not None:  # read as the type it promotes to (ctypes.bitfield_type)
+            promoted = ct.bitfield_type(addr.ctype, addr.bitfield.width or 0)
+            if promoted is None:
+                raise Unsupported(
+                    f"bit-field '{addr.bitfield.name}' of {addr.bitfield.width} bits of type "
+                    f"{addr.ctype}: gcc computes with a type of its own there"
+                )
+            vtype = promoted
         access = self.access(addr)
         if site is not None:
             self.sites.append(Site("load", site, access, self.ctx))
         how, found = self.mem.lookup(access)
         if how == "forward" and found is not None:
-            self.account("Load", addr.ctype)
+            self.account("Load", vtype)
             return found
         version = "e-" if found is None else f"e{found}"
         indices = self.terms.list_of(addr.indices)
-        tid = self.mk("Load", addr.ctype, (addr.base, indices), (addr.template, version))
+        tid = self.mk("Load", vtype, (addr.base, indices), (addr.template, version))
         if tid not in self.leaves:
             pos = 0.0 if found is None else self.mem.events[found].pos
             self.leaves[tid] = LeafInfo(pos, self.terms[tid].ctx, access=access)
@@ -371,7 +404,7 @@ class ExpressionBuilder(BuilderState):
     def rv_ID(self, node: c_ast.ID) -> int:
         sym = self.lookup(node.name)
         if sym.kind == "enum":
-            return self.const(node.name, ct.INT)
+            return self.const(node.name, sym.type)
         if sym.kind == "func":
             raise Unsupported(f"function '{node.name}' used as a value")
         if self.is_register(sym):
@@ -555,8 +588,12 @@ class ExpressionBuilder(BuilderState):
             self.record_assign(target.sym, pos)
             self.emit(ir.Assign(target.sym, value, pos, line, decl))
             return value
+        if isinstance(target.ctype, ct.Unmodelled):
+            raise Unsupported(target.ctype.why)
         if not (ct.is_arithmetic(target.ctype) or isinstance(target.ctype, ct.Pointer)):
             raise Unsupported(f"assignment of type {target.ctype}")
+        if target.bitfield is not None:
+            raise Unsupported(f"store to the bit-field '{target.bitfield.name}'")
         value = self.convert(value, target.ctype)
         pos = self.next_pos()
         access = self.access(target)

@@ -324,7 +324,7 @@ class SSABuilder(ExpressionBuilder):
             raise Unsupported(f"'{' '.join(node.storage)}' declaration inside the loop body")
         self.declare_local(node)
         sym = self.scope.names[node.name]
-        text = _decl_text(node)
+        text = _decl_text(node, sym)
         if not self.is_register(sym):
             if node.init is None:
                 self.verbatim(text + ";", node, sym)
@@ -620,10 +620,13 @@ def _incdec(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.UnaryOp) and node.op in INCDEC
 
 
-def _decl_text(node: c_ast.Decl) -> str:
+def _decl_text(node: c_ast.Decl, sym: Symbol) -> str:
+    """The declaration without its initialiser, its GNU attributes (which the parser
+    never saw: frontend/attributes.py) after the declarator, where C allows them."""
     bare = copy.copy(node)
     bare.init = None
-    return _GEN.visit(bare)
+    attrs = "".join(f" {a}" for a in sym.attributes)
+    return _GEN.visit(bare) + attrs
 
 
 def _assigned_names(body: c_ast.Node) -> set[str]:

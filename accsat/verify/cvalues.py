@@ -10,7 +10,8 @@ Values at run time:
 
 Everything that C calls undefined (signed overflow, division by zero, shifts
 out of range, float-to-int conversion out of range) raises :class:`UB`; the
-interpreter then skips the state when it happens in the original program.
+interpreter then skips the state when it happens in the original program. Under
+``-fwrapv`` (``ctypes.Target.wrapv``) signed ``+ - *`` and negation wrap instead.
 """
 
 from __future__ import annotations
@@ -295,6 +296,9 @@ def binary(op: str, t: ct.CType):
 
     if op in ("+", "-", "*"):
         base = {"+": operator.add, "-": operator.sub, "*": operator.mul}[op]
+        if signed and ct.target().wrapv:  # -fwrapv: two's complement, as for unsigned
+            wrap = _int_wrap(bits, True)
+            return lambda a, b: wrap(base(a, b))
         if signed:
 
             def signed_op(a, b):
@@ -358,6 +362,8 @@ def unary(op: str, t: ct.CType):
         if d.kind in ("f32", "f64", "f80"):
             return operator.neg
         lo, hi = ct.int_range(t)
+        if d[2] and ct.target().wrapv:
+            return lambda a: lo if a == lo else -a
         if d[2]:
 
             def neg(a):

@@ -466,6 +466,33 @@ def verify_file(
     original_text: str | None = None,
     reparse: bool = False,
 ) -> FileVerification:
+    """``_verify_file`` under the original's target (what its flags make of C's types)."""
+    text = read_source(Path(original)) if original_text is None else original_text
+    loaded = load(Path(original), options.preprocess, text=text)
+    with ct.targeting(loaded.target):
+        return _verify_file(
+            original,
+            rewritten_text,
+            options,
+            trials=trials,
+            seed=seed,
+            tolerance=tolerance,
+            original_text=text,
+            reparse=reparse,
+        )
+
+
+def _verify_file(
+    original: Path,
+    rewritten_text: str,
+    options,
+    *,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = DEFAULT_SEED,
+    tolerance: Tolerance | None | str = "auto",
+    original_text: str | None = None,
+    reparse: bool = False,
+) -> FileVerification:
     """Validate every kernel of ``rewritten_text`` against ``original``.
 
     The kernels of the two texts are matched by position. When the rewritten
@@ -531,7 +558,7 @@ def verify_file(
         failed = [v.index for v in verdicts if v.verdict == "fail"]
         if any(unresolved(verdicts[i]) for i in failed):
             # a body printed partly as the user wrote it may use his macros: preprocess
-            return verify_file(
+            return _verify_file(
                 original,
                 rewritten_text,
                 options,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from ..frontend.target import FLAGS as TARGET_FLAGS
 from ..toolchain.compilers import family_of
 from .fpflags import exact_because
 
@@ -142,9 +143,14 @@ CPP_EXACT = frozenset(
         "-fgnu89-inline",
         "-fno-gnu89-inline",
         "-fshort-wchar",
+        # what the compiler makes of C's types and overflow (frontend/target.py reads them)
+        *TARGET_FLAGS,
+        "-m32",
+        "-m64",
+        "-mx32",
     }
 )
-CPP_PREFIX = ("-std=", "-Wp,", "-O")
+CPP_PREFIX = ("-std=", "-Wp,", "-O", "-mfpmath=", "-fexcess-precision=", "-mlong-double-")
 
 COLOR_FLAGS = (
     "-fdiagnostics-color",

@@ -1,0 +1,237 @@
+"""The compiler confirms the C types accsat gave what it printed.
+
+accsat's SSA, rules, printer, re-read proof and interpreter all share one model of C's
+types (``frontend/ctypes.py``). Where that model is wrong (an enum taken for ``int``,
+an attribute dropped) all of them agree and the printed program is wrong. So the
+types are checked by the user's own compiler, with the user's flags: every rewritten
+kernel of a file is printed once more as a *probe* (the same body with one
+``_Static_assert`` per expression it prints, ``codegen/probe.py``); the probes are put
+in a copy of the file in place of the bodies and compiled once, ``-fsyntax-only``. A
+kernel with a failed assertion is kept as written, the expression and both types in
+its reason. A compile that fails for another reason than a probe's own lines (the file
+itself does not compile so, an unknown compiler) leaves the file unchecked and says
+why in the report: accsat then trusts its model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..codegen.probe import MARK, Probe, shown, subject
+from ..codegen.splice import Replacement, splice
+from ..toolchain import process
+from ..toolchain.compilers import family_of
+
+TIMEOUT = 300.0  # seconds a probe's compile may take
+# the flags that make a compile check syntax and types only, per compiler family
+SYNTAX_ONLY = {"gcc": ("-fsyntax-only",), "clang": ("-fsyntax-only",), "other": ("-fsyntax-only",)}
+_FAILED = re.compile(r"accsat:(\d+):(\d+)\b")
+_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(?P<msg>.*)$")
+# flags that make the compiler write or stop elsewhere, or turn warnings into errors
+_DROP_EXACT = frozenset(
+    ("-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-pedantic-errors")
+)
+_DROP_WITH_VALUE = frozenset(("-o", "-MF", "-MT", "-MQ"))
+_INPUTS = (".c", ".i", ".o", ".a", ".so")
+
+
+@dataclass
+class Outcome:
+    """What the compiler said of a file's probes."""
+
+    compiler: str
+    checks: int = 0
+    seconds: float = 0.0
+    # kernel index -> (expression, accsat's type, the compiler's or "") of each failed check
+    failed: dict[int, list[tuple[str, str, str]]] = field(default_factory=dict)
+    # kernel -> what each failed assertion took the type of (codegen/probe.py subject)
+    asked: dict[int, list[tuple[str, str] | None]] = field(default_factory=dict)
+    broken: dict[int, str] = field(default_factory=dict)  # kernel -> an error in its probe
+    unavailable: str = ""  # why nothing could be checked
+
+    def reason(self, index: int) -> str:
+        """Why kernel ``index`` is kept as written ("" when its types are confirmed)."""
+        if index in self.broken:
+            return f"internal: the compiler cannot read the check of its types: {self.broken[index]}"
+        bad = self.failed.get(index)
+        if not bad:
+            return ""
+        text, ours, theirs = bad[0]
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        return (
+            f"internal: {self.compiler} gives '{text}' the type {theirs or 'another type'} "
+            f"where accsat's model says {ours}{more}, kept as written"
+        )
+
+    def record(self, index: int, checks: int) -> dict:
+        """The report's ``typecheck`` of kernel ``index`` (``checks`` assertions)."""
+        if self.unavailable:
+            result = f"unavailable: {self.unavailable}"
+        elif index in self.broken or index in self.failed:
+            result = "disagrees"
+        else:
+            result = "agrees"
+        return {"compiler": self.compiler, "checks": checks, "result": result}
+
+
+def check_command(
+    compiler: Sequence[str], flags: Sequence[str], source: str | None = None
+) -> tuple[str, ...]:
+    """The compiler and the flags of a compile that only checks, from a command that
+    compiles ``source``: what it says of languages, macros, includes and targets, less
+    what writes files, its inputs and ``-Werror`` (a probe warns: only its assertions
+    count)."""
+    out: list[str] = []
+    skip = False
+    for a in flags:
+        if skip:
+            skip = False
+            continue
+        if a in _DROP_WITH_VALUE:
+            skip = True
+            continue
+        if a in _DROP_EXACT or a.startswith(("-o", "-Werror", "-MF", "-MT", "-MQ", "-Wp,-M")):
+            continue
+        if a == source or (not a.startswith("-") and a.endswith(_INPUTS)):
+            continue
+        out.append(a)
+    return (*compiler, *out)
+
+
+def run(
+    command: Sequence[str],
+    original: Path,
+    text: str,
+    probes: dict[int, tuple[Replacement, Probe]],
+) -> Outcome:
+    """Compile ``text`` (the file ``original``) with each kernel's probe in place of its
+    body, with ``command`` (``check_command``'s); what failed, by kernel index."""
+    start = time.perf_counter()
+    family = family_of(command[0])[0]
+    outcome = Outcome(os.path.basename(command[0]))
+    outcome.checks = sum(len(p.checks) for _, p in probes.values())
+    if family not in SYNTAX_ONLY:
+        outcome.unavailable = f"no syntax-only compile known for {command[0]}"
+        return outcome
+    order = sorted(probes, key=lambda i: probes[i][0].start)
+    pieces = [_numbered(i, *probes[i]) for i in order]
+    probe_text = splice(text, pieces)
+    spans = _spans(text, pieces, order)
+    with tempfile.TemporaryDirectory(prefix="accsat-types-") as tmp:
+        path = Path(tmp) / original.name
+        cmd = [*command, *SYNTAX_ONLY[family], "-iquote", str(original.resolve().parent), str(path)]
+        done = _compile([*cmd[:-1], "-w", cmd[-1]], path, probe_text, outcome)
+        if done is not None:
+            _read(done, path.name, spans, probes, outcome)
+            if outcome.failed:
+                _their_types(cmd, path, probe_text, probes, outcome)
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def _numbered(index: int, r: Replacement, probe: Probe) -> Replacement:
+    """Kernel ``index``'s probe in place of its body, its assertions numbered index:k."""
+    return Replacement(r.start, r.end, probe.body.replace(MARK, f"{MARK}{index}:"), r.last_line)
+
+
+def _spans(
+    text: str, pieces: list[Replacement], indices: list[int]
+) -> list[tuple[int, int, int]]:
+    """(first line, last line, kernel index) of each probe body in the spliced text."""
+    out, pos, line = [], 0, 1
+    for piece, index in zip(pieces, indices, strict=True):
+        line += text.count("\n", pos, piece.start)
+        first = line
+        line += piece.text.count("\n")
+        out.append((first, line, index))
+        pos = piece.end
+    return out
+
+
+def _compile(cmd: list[str], path: Path, text: str, outcome: Outcome) -> str | None:
+    """``text`` written to ``path`` and compiled with ``cmd``: its diagnostics (None when
+    the compiler could not run to the end: ``outcome.unavailable`` says why)."""
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    try:
+        done = process.capture(cmd, timeout=TIMEOUT, env=dict(os.environ, LC_ALL="C"))
+    except OSError as exc:
+        outcome.unavailable = f"cannot run {cmd[0]}: {exc.strerror or exc}"
+        return None
+    if done.timed_out:
+        outcome.unavailable = f"{cmd[0]} ran past {TIMEOUT:g} s"
+        return None
+    return done.err
+
+
+def _read(
+    stderr: str,
+    probe_name: str,
+    spans: list[tuple[int, int, int]],
+    probes: dict[int, tuple[Replacement, Probe]],
+    outcome: Outcome,
+) -> None:
+    """The failed assertions and the other errors of the compile, by kernel."""
+    for line in stderr.splitlines():
+        m = _ERROR.match(line)
+        if m is None:
+            continue
+        failed = _FAILED.search(m["msg"])
+        if failed is not None and int(failed[1]) in probes:
+            index, number = int(failed[1]), int(failed[2])
+            check = probes[index][1].checks[number]
+            expr, ours = shown(check)
+            outcome.failed.setdefault(index, []).append((expr, ours, ""))
+            outcome.asked.setdefault(index, []).append(subject(check.text, check.ctype))
+            continue
+        here = int(m["line"]) if os.path.basename(m["file"]) == probe_name else 0
+        inside = next((k for first, last, k in spans if first <= here <= last), None)
+        if inside is not None:
+            outcome.broken.setdefault(inside, m["msg"].strip())
+        elif not outcome.unavailable:
+            outcome.unavailable = f"{m['file']}:{m['line']}: {m['msg'].strip()}"
+    if outcome.unavailable:  # the file itself does not compile so: nothing is confirmed
+        outcome.failed.clear()
+        outcome.broken.clear()
+
+
+# gcc: "initialization of 'T *' from incompatible pointer type 'struct __accsat_type_i_k *'";
+# clang: "incompatible pointer types initializing 'T *' with an expression of type 'struct ...'"
+_THEIRS = re.compile(r"'([^']*?) ?\*'[^']*'struct __accsat_type_(\d+)_(\d+) \*'")
+
+
+def _their_types(
+    cmd: list[str],
+    path: Path,
+    probe_text: str,
+    probes: dict[int, tuple[Replacement, Probe]],
+    outcome: Outcome,
+) -> None:
+    """The compiler's own type of each failed check, for the reason: asked once more, in
+    a second compile, through a pointer to it initialised from an incompatible one (the
+    diagnostic names both). Best effort: what is not found stays ""."""
+    text = probe_text
+    for index in outcome.failed:
+        at = text.find(f"{MARK}{index}:")
+        if at < 0:
+            continue
+        at = text.rfind("\n", 0, at) + 1  # the line of its first assertion: all in scope
+        questions = []
+        for k, asked in enumerate(outcome.asked.get(index, ())):
+            if asked is not None:  # what the assertion took the type of
+                questions.append(
+                    f"__typeof__({asked[0]}) *__accsat_ask_{index}_{k} = "
+                    f"(struct __accsat_type_{index}_{k} *)0;\n"
+                )
+        text = text[:at] + "".join(questions) + text[at:]
+    err = _compile(cmd, path, text, Outcome(outcome.compiler))
+    for m in _THEIRS.finditer(err or ""):
+        bad = outcome.failed.get(int(m[2]))
+        k = int(m[3])
+        if bad is not None and k < len(bad):
+            bad[k] = (bad[k][0], bad[k][1], m[1].strip())
