@@ -7,6 +7,7 @@ pipeline), so that neither imports the other in a circle.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from .errors import AccsatError
@@ -44,4 +45,14 @@ def check_file(
             )
     except RecursionError:  # past what MAX_DEPTH leaves room for: one line, no traceback
         raise AccsatError("expression too deep to validate", str(path)) from None
-    return result, ver
+    return result, _with_type_checks(result, ver)
+
+
+def _with_type_checks(result: FileResult, ver: FileVerification) -> FileVerification:
+    """A kernel the compiler's type check kept as written failed, whatever the
+    interpreter (which shares accsat's model of C's types) found of the rest: its
+    rewrite would have been printed with types the compiler does not give it."""
+    for i, report in enumerate(result.kernels):
+        if (report.typecheck or {}).get("result") == "disagrees" and i < len(ver.verdicts):
+            ver.verdicts[i] = replace(ver.verdicts[i], verdict="fail", message=report.reason)
+    return ver

@@ -347,9 +347,7 @@ def type_check(
     }
     if not probes:
         return results
-    command = options.check_command or typecheck.check_command(
-        (options.preprocess.cpp,), compile_flags(options.preprocess)
-    )
+    command = options.check_command or (options.preprocess.cpp, *compile_flags(options.preprocess))
     outcome = typecheck.run(command, loaded.path, loaded.text, probes)
     out = list(results)
     for i, (_, probe) in probes.items():

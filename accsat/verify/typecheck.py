@@ -33,12 +33,6 @@ TIMEOUT = 300.0  # seconds a probe's compile may take
 SYNTAX_ONLY = {"gcc": ("-fsyntax-only",), "clang": ("-fsyntax-only",), "other": ("-fsyntax-only",)}
 _FAILED = re.compile(r"accsat:(\d+):(\d+)\b")
 _ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+):(?:\d+:)?\s*(?:fatal )?error:\s*(?P<msg>.*)$")
-# flags that make the compiler write or stop elsewhere, or turn warnings into errors
-_DROP_EXACT = frozenset(
-    ("-c", "-S", "-E", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP", "-pedantic-errors")
-)
-_DROP_WITH_VALUE = frozenset(("-o", "-MF", "-MT", "-MQ"))
-_INPUTS = (".c", ".i", ".o", ".a", ".so")
 
 
 @dataclass
@@ -58,7 +52,9 @@ class Outcome:
     def reason(self, index: int) -> str:
         """Why kernel ``index`` is kept as written ("" when its types are confirmed)."""
         if index in self.broken:
-            return f"internal: the compiler cannot read the check of its types: {self.broken[index]}"
+            return (
+                f"internal: the compiler cannot read the check of its types: {self.broken[index]}"
+            )
         bad = self.failed.get(index)
         if not bad:
             return ""
@@ -80,30 +76,6 @@ class Outcome:
         return {"compiler": self.compiler, "checks": checks, "result": result}
 
 
-def check_command(
-    compiler: Sequence[str], flags: Sequence[str], source: str | None = None
-) -> tuple[str, ...]:
-    """The compiler and the flags of a compile that only checks, from a command that
-    compiles ``source``: what it says of languages, macros, includes and targets, less
-    what writes files, its inputs and ``-Werror`` (a probe warns: only its assertions
-    count)."""
-    out: list[str] = []
-    skip = False
-    for a in flags:
-        if skip:
-            skip = False
-            continue
-        if a in _DROP_WITH_VALUE:
-            skip = True
-            continue
-        if a in _DROP_EXACT or a.startswith(("-o", "-Werror", "-MF", "-MT", "-MQ", "-Wp,-M")):
-            continue
-        if a == source or (not a.startswith("-") and a.endswith(_INPUTS)):
-            continue
-        out.append(a)
-    return (*compiler, *out)
-
-
 def run(
     command: Sequence[str],
     original: Path,
@@ -111,7 +83,8 @@ def run(
     probes: dict[int, tuple[Replacement, Probe]],
 ) -> Outcome:
     """Compile ``text`` (the file ``original``) with each kernel's probe in place of its
-    body, with ``command`` (``check_command``'s); what failed, by kernel index."""
+    body, with ``command`` (``toolchain.compilers.check_command``'s); what failed, by
+    kernel index."""
     start = time.perf_counter()
     family = family_of(command[0])[0]
     outcome = Outcome(os.path.basename(command[0]))
@@ -140,9 +113,7 @@ def _numbered(index: int, r: Replacement, probe: Probe) -> Replacement:
     return Replacement(r.start, r.end, probe.body.replace(MARK, f"{MARK}{index}:"), r.last_line)
 
 
-def _spans(
-    text: str, pieces: list[Replacement], indices: list[int]
-) -> list[tuple[int, int, int]]:
+def _spans(text: str, pieces: list[Replacement], indices: list[int]) -> list[tuple[int, int, int]]:
     """(first line, last line, kernel index) of each probe body in the spliced text."""
     out, pos, line = [], 0, 1
     for piece, index in zip(pieces, indices, strict=True):

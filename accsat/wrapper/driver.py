@@ -22,6 +22,7 @@ import re
 import signal
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from ..fileio import append_lines, readable, write_atomically
@@ -197,13 +198,15 @@ class Build:
 
             options, notes = tuned_options(self.cfg, options, src.path, text)
             self.notes += notes
-        from ..toolchain.compilers import gpu_target
+        from ..toolchain.compilers import check_command, gpu_target
         from ..toolchain.ptx import probe_command
         from . import ptxkeep
 
         family, args = self.inv.family, self.inv.args
         options = options.for_target(gpu_target(family, args, self.inv.compiler))
-        probe = probe_command([self.inv.compiler], args, {s.index for s in self.inv.sources})
+        sources = {s.index for s in self.inv.sources}
+        probe = probe_command([self.inv.compiler], args, sources)
+        options = replace(options, check_command=check_command([self.inv.compiler], args, sources))
         k = key(
             preprocessed,
             text,
