@@ -161,7 +161,8 @@ class ExprPrinter:
             printed = name, PRIMARY
         else:
             printed = self.written(cls) or self.node(cls, self.choice[cls])
-        if self.typed is not None:
+        if self.typed is not None and self.choice[cls].op != "Sym":
+            # (a Sym's text names the object, its type is the object's address)
             self.typed.append((printed[0], cls))
         return printed
 

@@ -1,22 +1,25 @@
-"""Lowering C expressions to terms, with C's typing rules made explicit.
+"""Lowering typed expressions (``frontend/typed.py``) to terms.
 
-Every implicit conversion becomes a ``Cast`` term, so each operation's type
-is exact (the e-graph's rules then only ever combine operations of one type).
+The typed form has every C type decided and every implicit conversion explicit; each
+``Convert`` becomes a ``Cast`` term, so each operation's type is exact (the e-graph's
+rules then only ever combine operations of one type). What is decided here is what
+the SSA knows: which variables live in registers, where memory is, which loads see
+which stores, which operands run only under a guard.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
 from ..errors import Unsupported
 from ..frontend import ctypes as ct
+from ..frontend import typed as tx
 from ..frontend.fold import evaluate, scalar
-from ..frontend.literals import parse_char, parse_float, parse_int
 from ..frontend.symbols import Symbol
 from ..mathfuncs import PURE_MATH
-from ..ops import COMPARISONS, FOLDABLE, FROM_C_BINARY, INT_ONLY, OPS
+from ..ops import FOLDABLE
 from . import ir
 from .memory import (
     ANYWHERE,
@@ -31,10 +34,6 @@ from .memory import (
 )
 from .state import BuilderState, LeafInfo, Site, Spelled
 from .terms import constant
-
-# C binary operator -> op; && and || short-circuit, rv_BinaryOp lowers them.
-_BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
-_GEN = c_generator.CGenerator()
 
 
 @dataclass
@@ -81,43 +80,72 @@ LValue = VarLV | Addr
 
 
 class ExpressionBuilder(BuilderState):
-    calls: dict[int, int | None]  # id(FuncCall node) -> result term, for calls evaluated first
+    calls: dict[int, int | None]  # id(typed Call) -> result term, for calls evaluated first
+    typer: tx.Typer
+    # the targets of the assignments being lowered (what ``Current`` reads), the right
+    # operands evaluated before the target's old value is read
+    targets: list[tuple[LValue, c_ast.Node | None]]
+    olds: list[int | None]  # the value each of those targets held before, once read
+    ready: dict[int, int]
 
     # -- entry points -------------------------------------------------------------------
-    def rvalue(self, node: c_ast.Node) -> int:
-        method = getattr(self, "rv_" + type(node).__name__, None)
-        if method is None:
-            raise Unsupported(f"expression {type(node).__name__}")
+    def typed(self, node: c_ast.Node) -> tx.TExpr:
+        """``node`` typed in the current scope (the one home of C's typing rules)."""
+        return self.typer.expr(node, self.scope)
+
+    def rvalue(self, e: tx.TExpr) -> int:
+        """The value of ``e``; a constant the user wrote is noted with its spelling."""
+        if id(e) in self.ready:  # a right operand evaluated before its target's value
+            return self.ready[id(e)]
         reads = self.var_reads
-        tid = method(node)
-        if tid in self.constants and self.var_reads == reads:  # a constant as written
-            self.spelled.append(Spelled(tid, node))
+        tid = self.lower(e)
+        written = e.node is not None and not (isinstance(e, tx.Convert) and e.implicit)
+        if written and tid in self.constants and self.var_reads == reads:
+            self.spelled.append(Spelled(tid, e.node))
         return tid
 
-    def lvalue(self, node: c_ast.Node) -> LValue:
-        if isinstance(node, c_ast.ID):
-            sym = self.lookup(node.name)
+    def lower(self, e: tx.TExpr) -> int:
+        return getattr(self, "rv_" + type(e).__name__)(e)
+
+    def lvalue(self, e: tx.TExpr) -> LValue:
+        if isinstance(e, tx.Name):
+            sym = self.use(e.sym)
             if self.is_register(sym):
                 return VarLV(sym)
-        addr = self.designate(node)
+        addr = self.designate(e)
         if addr is None:
             raise Unsupported("assignment to something that is not a variable or memory")
         return addr
 
+    def operands(self, *exprs: tx.TExpr) -> list[int]:
+        """The values of ``exprs``: each operand as written first, in order, then the
+        conversions C applies to them (the order of the terms as C reads it)."""
+        peeled = [_peel(e) for e in exprs]
+        tids = [self.rvalue(raw) for raw, _ in peeled]
+        return [self.rewrap(tid, wraps) for tid, (_, wraps) in zip(tids, peeled, strict=True)]
+
+    def rewrap(self, tid: int, wraps: list[tx.TExpr]) -> int:
+        for w in reversed(wraps):
+            if isinstance(w, tx.Convert):
+                tid = self.convert(tid, w.ctype)
+            else:  # a pointer subtraction's negated count
+                tid = self.mk("Neg", self.ctype(tid), (tid,))
+        return tid
+
     # -- memory -------------------------------------------------------------------------------
-    def designate(self, node: c_ast.Node) -> Addr | None:
+    def designate(self, e: tx.TExpr) -> Addr | None:
         """The memory object an lvalue expression names; None for registers and rvalues."""
-        if isinstance(node, c_ast.ID):
-            sym = self.lookup(node.name)
+        if isinstance(e, tx.Name):
+            sym = self.use(e.sym)
             if sym.kind in ("enum", "func") or self.is_register(sym):
                 return None
             return self.object_addr(sym)
-        if isinstance(node, c_ast.ArrayRef):
-            return self.index_addr(node)
-        if isinstance(node, c_ast.StructRef):
-            return self.member_addr(node)
-        if isinstance(node, c_ast.UnaryOp) and node.op == "*":
-            return self.deref_addr(node.expr)
+        if isinstance(e, tx.Index):
+            return self.index_addr(e)
+        if isinstance(e, tx.Member):
+            return self.member_addr(e)
+        if isinstance(e, tx.Deref):
+            return self.deref_addr(e.pointer)
         return None
 
     def object_addr(self, sym: Symbol) -> Addr:
@@ -130,29 +158,29 @@ class ExpressionBuilder(BuilderState):
         self.names.add(sym.name)
         return Addr(base, "", [], sym.type, Region("sym", key), base, {})
 
-    def index_addr(self, node: c_ast.ArrayRef) -> Addr:
-        inner = self.designate(node.name)
+    def index_addr(self, e: tx.Index) -> Addr:
+        inner = self.designate(e.base)
         if inner is not None and isinstance(inner.ctype, ct.Array):
-            idx = self.index_value(node.subscript)
+            idx = self.index_value(e.index)
             elem = inner.ctype.of
             return inner.then("[]", elem, self.scaled(idx, elem), idx)
-        pointer = self.load_or_value(inner, node.name)
+        pointer = self.load_or_value(inner, e.base)
         ptype = self.ctype(pointer)
         if not isinstance(ptype, ct.Pointer):
             raise Unsupported("subscript of something that is not an array or pointer")
-        idx = self.index_value(node.subscript)
+        idx = self.index_value(e.index)
         return self.pointer_addr(pointer, ptype.to, "[]", self.scaled(idx, ptype.to), idx)
 
-    def member_addr(self, node: c_ast.StructRef) -> Addr:
-        name = node.field.name
-        if node.type == ".":
-            inner = self.designate(node.name)
+    def member_addr(self, e: tx.Member) -> Addr:
+        name = e.name
+        if not e.arrow:
+            inner = self.designate(e.base)
             if inner is None or not isinstance(inner.ctype, ct.Struct):
                 raise Unsupported("member access on something that is not a struct in memory")
             fld = self._field(inner.ctype, name)
             bits = fld if fld.bitfield else None
             return inner.then("." + name, fld.type, const_poly(fld.offset), bitfield=bits)
-        pointer = self.rvalue(node.name)
+        pointer = self.rvalue(e.base)
         ptype = self.ctype(pointer)
         if isinstance(ptype, ct.Pointer) and isinstance(ptype.to, ct.Unmodelled):
             raise Unsupported(ptype.to.why)
@@ -171,28 +199,29 @@ class ExpressionBuilder(BuilderState):
             raise Unsupported(f"unknown struct member '{name}'")
         return fld
 
-    def deref_addr(self, expr: c_ast.Node) -> Addr:
-        if isinstance(expr, c_ast.BinaryOp) and expr.op in ("+", "-"):
-            left, right = self.rvalue(expr.left), self.rvalue(expr.right)
-            if expr.op == "+" and isinstance(self.ctype(right), ct.Pointer):
-                left, right = right, left
+    def deref_addr(self, pointer: tx.TExpr) -> Addr:
+        """``*p``; ``*(p + k)`` (and ``*(p - k)``) indexes ``p`` by ``k`` as ``p[k]`` does."""
+        if (
+            isinstance(pointer, tx.PointerArith)
+            and pointer.op == "PtrAdd"
+            and pointer.node is not None
+            and isinstance(pointer.left.ctype, ct.Pointer)
+        ):
+            count = pointer.right
+            if isinstance(count, tx.Convert) and count.implicit:
+                count = count.operand  # the count of p + k as written (p - k: negated)
+            first, second = (count, pointer.left) if pointer.swapped else (pointer.left, count)
+            values = self.operands(first, second)
+            left, right = (values[1], values[0]) if pointer.swapped else values
             ltype = self.ctype(left)
-            if isinstance(ltype, ct.Pointer) and ct.is_integer(self.ctype(right)):
-                if expr.op == "-":
-                    right = self.mk(
-                        "Neg",
-                        ct.promote(self.ctype(right)),
-                        (self.convert(right, ct.promote(self.ctype(right))),),
-                    )
-                return self.pointer_addr(left, ltype.to, "[]", self.scaled(right, ltype.to), right)
-            pointer = self.arith(expr.op, left, right)
-        else:
-            pointer = self.rvalue(expr)
-        ptype = self.ctype(pointer)
+            assert isinstance(ltype, ct.Pointer)
+            return self.pointer_addr(left, ltype.to, "[]", self.scaled(right, ltype.to), right)
+        value = self.rvalue(pointer)
+        ptype = self.ctype(value)
         if not isinstance(ptype, ct.Pointer):
             raise Unsupported("'*' on something that is not a pointer")
         zero = self.const("0", ct.INT)
-        return self.pointer_addr(pointer, ptype.to, "[]", const_poly(0), zero)
+        return self.pointer_addr(value, ptype.to, "[]", const_poly(0), zero)
 
     def pointer_addr(
         self, pointer: int, ctype: ct.CType, component: str, offset: Poly | None, index: int | None
@@ -250,8 +279,8 @@ class ExpressionBuilder(BuilderState):
         )
         if narrow and isinstance(t, ct.Scalar) and p is not None and not set(p) - {()}:
             return const_poly(p.get((), 0) % (1 << ct.int_bits(t)))
-        wrapped = ct.is_signed(t) and ct.target().wrapv and isinstance(t, ct.Scalar)
-        if wrapped and p is not None and not set(p) - {()} and ct.int_bits(t) < 64:
+        wrapped = isinstance(t, ct.Scalar) and ct.is_signed(t) and ct.target().wrapv
+        if wrapped and isinstance(t, ct.Scalar) and ct.int_bits(t) < 64 and p and not set(p) - {()}:
             lo, hi = ct.int_range(t)
             return const_poly((p.get((), 0) - lo) % (hi - lo + 1) + lo)  # -fwrapv
         return p
@@ -315,19 +344,23 @@ class ExpressionBuilder(BuilderState):
         if term.op not in ("Add", "Sub", "Neg", "Mul", "Cast") or constant(self.terms, tid):
             return False
         t = self.ctype(tid)
-        wraps = ct.is_integer(t) and (ct.is_unsigned(t) or ct.target().wrapv)
-        if term.op != "Cast" and wraps and ct.int_bits(t) < 64:
+        if (
+            term.op != "Cast"
+            and ct.is_integer(t)
+            and (ct.is_unsigned(t) or ct.target().wrapv)
+            and ct.int_bits(t) < 64
+        ):
             return True
         return any(self.wraps_narrow(a) for a in term.args)
 
-    def index_value(self, node: c_ast.Node) -> int:
-        idx = self.rvalue(node)
+    def index_value(self, e: tx.TExpr) -> int:
+        idx = self.rvalue(e)
         if not ct.is_integer(self.ctype(idx)):
             raise Unsupported("array subscript is not an integer")
         return idx
 
-    def load_or_value(self, addr: Addr | None, node: c_ast.Node) -> int:
-        return self.rvalue(node) if addr is None else self.read(addr)
+    def load_or_value(self, addr: Addr | None, e: tx.TExpr) -> int:
+        return self.rvalue(e) if addr is None else self.read(addr)
 
     def read(self, addr: Addr, site: c_ast.Node | None = None) -> int:
         """The value of a memory lvalue (arrays decay to their address); ``site``, the
@@ -388,94 +421,65 @@ class ExpressionBuilder(BuilderState):
     assigned_names: set[str]
 
     # -- leaves ----------------------------------------------------------------------------
-    def rv_Constant(self, node: c_ast.Constant) -> int:
-        text = node.value
-        try:
-            if node.type == "char":
-                return self.const(text, parse_char(text)[1])
-            if node.type == "string":
-                return self.const(text, ct.Pointer(ct.Scalar("char")))
-            if node.type in ("float", "double", "long double"):
-                return self.const(text, parse_float(text)[1])
-            return self.const(text, parse_int(text)[1])
-        except ValueError as exc:
-            raise Unsupported(str(exc)) from None
+    def rv_Const(self, e: tx.Const) -> int:
+        return self.const(e.text, e.ctype)
 
-    def rv_ID(self, node: c_ast.ID) -> int:
-        sym = self.lookup(node.name)
-        if sym.kind == "enum":
-            return self.const(node.name, sym.type)
-        if sym.kind == "func":
-            raise Unsupported(f"function '{node.name}' used as a value")
+    def rv_Name(self, e: tx.Name) -> int:
+        sym = self.use(e.sym)
         if self.is_register(sym):
             self.account("Var", sym.type)
             return self.read_register(sym)
-        addr = self.designate(node)
+        addr = self.designate(e)
         if addr is None:
-            raise Unsupported(f"cannot read '{node.name}'")
+            raise Unsupported(f"cannot read '{sym.name}'")
         return self.read(addr)
 
-    def rv_ArrayRef(self, node: c_ast.Node) -> int:
-        addr = self.designate(node)
+    def rv_Index(self, e: tx.TExpr) -> int:
+        addr = self.designate(e)
         assert addr is not None
-        return self.read(addr, node)
+        return self.read(addr, e.node)
 
-    rv_StructRef = rv_ArrayRef
+    rv_Member = rv_Index
 
-    def rv_Cast(self, node: c_ast.Cast) -> int:
-        target = self.symbols.types.read(node.to_type, self.scope)
-        value = self.rvalue(node.expr)
-        if isinstance(target, ct.Void):
-            return value
-        return self.convert(value, target)
+    def rv_Deref(self, e: tx.Deref) -> int:
+        return self.read(self.deref_addr(e.pointer), e.node)
 
-    def rv_ExprList(self, node: c_ast.ExprList) -> int:
+    def rv_AddressOf(self, e: tx.AddressOf) -> int:
+        addr = self.designate(e.target)
+        if addr is None:
+            raise Unsupported("address of a register variable")
+        return self.address_of(addr, ct.Pointer(addr.ctype))
+
+    def rv_Convert(self, e: tx.Convert) -> int:
+        return self.convert(self.rvalue(e.operand), e.ctype)
+
+    def rv_Sequence(self, e: tx.Sequence) -> int:
         value = None
-        for e in node.exprs:
-            value = self.rvalue(e)
-        if value is None:
-            raise Unsupported("empty expression list")
+        for item in e.items:
+            value = self.rvalue(item)
+        assert value is not None
         return value
 
     # -- operators ---------------------------------------------------------------------------
-    def rv_UnaryOp(self, node: c_ast.UnaryOp) -> int:
-        op = node.op
-        if op in ("++", "--", "p++", "p--"):
-            return self.increment(node)
-        if op == "*":
-            return self.read(self.deref_addr(node.expr), node)
-        if op == "&":
-            addr = self.designate(node.expr)
-            if addr is None:
-                raise Unsupported("address of a register variable")
-            return self.address_of(addr, ct.Pointer(addr.ctype))
-        if op == "sizeof":
-            return self.const(_GEN.visit(node), ct.SIZE_T)
-        value = self.rvalue(node.expr)
-        vtype = self.ctype(value)
-        if op == "!":
-            return self.mk("Not", ct.INT, (value,))
-        if not ct.is_arithmetic(vtype):
-            raise Unsupported(f"unary '{op}' on {vtype}")
-        promoted = ct.promote(vtype)
-        value = self.convert(value, promoted)
-        if op == "+":
-            return value
-        if op == "-":
-            return self.mk("Neg", promoted, (value,))
-        if op == "~":
-            return self.mk("BitNot", promoted, (value,))
-        raise Unsupported(f"unary operator '{op}'")
+    def rv_Unary(self, e: tx.Unary) -> int:
+        (value,) = self.operands(e.operand)
+        return self.mk(e.op, e.ctype, (value,))
 
-    def rv_BinaryOp(self, node: c_ast.BinaryOp) -> int:
-        if node.op in ("&&", "||"):
-            op = "And" if node.op == "&&" else "Or"
-            left = self.rvalue(node.left)
-            right = self.guarded(node.right, (left, op))
-            return self.mk(op, ct.INT, (left, right))
-        return self.arith(node.op, self.rvalue(node.left), self.rvalue(node.right))
+    def rv_Binary(self, e: tx.Binary) -> int:
+        return self.mk(e.op, e.ctype, tuple(self.operands(e.left, e.right)))
 
-    def guarded(self, node: c_ast.Node, guard: tuple[int, str]) -> int:
+    def rv_PointerArith(self, e: tx.PointerArith) -> int:
+        first, second = (e.right, e.left) if e.swapped else (e.left, e.right)
+        values = self.operands(first, second)
+        args = (values[1], values[0]) if e.swapped else (values[0], values[1])
+        return self.mk(e.op, e.ctype, args)
+
+    def rv_Logical(self, e: tx.Logical) -> int:
+        left = self.rvalue(e.left)
+        right = self.guarded(e.right, (left, e.op))
+        return self.mk(e.op, ct.INT, (left, right))
+
+    def guarded(self, e: tx.TExpr, guard: tuple[int, str]) -> int:
         """An operand evaluated only on some paths (``&&``, ``||``, ``?:``), lowered in a
         context of its own. Operands under the same guard (the same condition value and
         side, in the same context) share one: ``(c ? b[i] : d[i])`` written twice is one
@@ -486,85 +490,53 @@ class ExpressionBuilder(BuilderState):
             self.guard_ctxs[key] = self.new_ctx(inline=True)
         self.ctx = self.guard_ctxs[key]
         try:
-            return self.rvalue(node)
+            return self.rvalue(e)
         finally:
             self.ctx = saved
 
-    def rv_TernaryOp(self, node: c_ast.TernaryOp) -> int:
-        cond = self.rvalue(node.cond)
-        a = self.guarded(node.iftrue, (cond, "then"))
-        b = self.guarded(node.iffalse, (cond, "else"))
-        ta, tb = self.ctype(a), self.ctype(b)
-        if ct.is_arithmetic(ta) and ct.is_arithmetic(tb):
-            t = ct.usual_arithmetic(ta, tb)
-            a, b = self.convert(a, t), self.convert(b, t)
-        elif ta == tb:
-            t = ta
-        else:
-            raise Unsupported(f"conditional expression of types {ta} and {tb}")
-        return self.mk("Select", t, (cond, a, b))
+    def rv_Conditional(self, e: tx.Conditional) -> int:
+        cond = self.rvalue(e.cond)
+        (then, then_wraps), (orelse, else_wraps) = _peel(e.then), _peel(e.orelse)
+        a = self.guarded(then, (cond, "then"))
+        b = self.guarded(orelse, (cond, "else"))
+        a, b = self.rewrap(a, then_wraps), self.rewrap(b, else_wraps)
+        return self.mk("Select", e.ctype, (cond, a, b))
 
-    def arith(self, cop: str, a: int, b: int) -> int:
-        op = _BINOP.get(cop)
-        if op is None:
-            raise Unsupported(f"operator '{cop}'")
-        ta, tb = self.ctype(a), self.ctype(b)
-        if op in ("Add", "Sub") and (ct.is_pointerish(ta) or ct.is_pointerish(tb)):
-            return self.pointer_arith(op, a, b)
-        if op in COMPARISONS and ct.is_pointerish(ta) and ct.is_pointerish(tb):
-            return self.mk(op, ct.INT, (a, b))
-        if not (ct.is_arithmetic(ta) and ct.is_arithmetic(tb)):
-            raise Unsupported(f"operator '{cop}' on {ta} and {tb}")
-        if op in INT_ONLY and not (ct.is_integer(ta) and ct.is_integer(tb)):
-            raise Unsupported(f"operator '{cop}' on {ta} and {tb}")
-        if op in ("Shl", "Shr"):
-            t = ct.promote(ta)
-            return self.mk(op, t, (self.convert(a, t), self.convert(b, ct.promote(tb))))
-        t = ct.usual_arithmetic(ta, tb)
-        a, b = self.convert(a, t), self.convert(b, t)
-        return self.mk(op, ct.INT if op in COMPARISONS else t, (a, b))
-
-    def pointer_arith(self, op: str, a: int, b: int) -> int:
-        ta, tb = self.ctype(a), self.ctype(b)
-        if op == "Add" and ct.is_integer(ta):
-            a, b, ta, tb = b, a, tb, ta
-        if ct.is_pointerish(ta) and ct.is_integer(tb):
-            ptype = ct.decay(ta)
-            count = self.convert(b, ct.promote(tb))
-            if op == "Sub":
-                count = self.mk("Neg", self.ctype(count), (count,))
-            return self.mk("PtrAdd", ptype, (a, count))
-        if op == "Sub" and ct.is_pointerish(ta) and ct.is_pointerish(tb):
-            return self.mk("PtrDiff", ct.PTRDIFF_T, (a, b))
-        raise Unsupported("pointer arithmetic")
-
-    # -- side effects inside expressions ------------------------------------------------------
     def no_side_effects_here(self, what: str) -> None:
         if self.in_inline:
             raise Unsupported(f"{what} inside a conditionally evaluated operand")
 
-    def rv_Assignment(self, node: c_ast.Assignment) -> int:
-        self.no_side_effects_here("assignment")
-        return self.assignment(node)
+    def rv_Assign(self, e: tx.Assign) -> int:
+        incdec = isinstance(e.node, c_ast.UnaryOp)
+        self.no_side_effects_here("increment" if incdec else "assignment")
+        return self.lower_assign(e)
 
-    def assignment(self, node: c_ast.Assignment) -> int:
-        target = self.lvalue(node.lvalue)
-        rhs = self.rvalue(node.rvalue)
-        if node.op != "=":
-            old = self.current(target, node.lvalue)
-            rhs = self.arith(node.op[:-1], old, rhs)
-        return self.assign(target, rhs, node)
+    def lower_assign(self, e: tx.Assign) -> int:
+        """``target = value`` in C's order: the target's address, the right operand, the
+        target's value before (a compound assignment or an increment reads it), the
+        conversions; the value of the expression (the old one for ``x++``)."""
+        target = self.lvalue(e.target)
+        if e.rhs is not None:
+            self.ready[id(e.rhs)] = self.rvalue(e.rhs)
+        self.targets.append((target, e.target.node))
+        self.olds.append(None)
+        try:
+            value = self.rvalue(e.value)
+        finally:
+            self.targets.pop()
+            old = self.olds.pop()
+            if e.rhs is not None:
+                del self.ready[id(e.rhs)]
+        stored = self.assign(target, value, e.node)
+        return old if e.post and old is not None else stored
 
-    def increment(self, node: c_ast.UnaryOp) -> int:
-        self.no_side_effects_here("increment")
-        target = self.lvalue(node.expr)
-        old = self.current(target, node.expr)
-        one = self.const("1", ct.INT)
-        new = self.arith("+" if "+" in node.op else "-", old, one)
-        stored = self.assign(target, new, node)
-        return old if node.op.startswith("p") else stored
+    def rv_Current(self, e: tx.Current) -> int:
+        target, site = self.targets[-1]
+        old = self.current(target, site)
+        self.olds[-1] = old
+        return old
 
-    def current(self, target: LValue, site: c_ast.Node) -> int:
+    def current(self, target: LValue, site: c_ast.Node | None) -> int:
         if isinstance(target, VarLV):
             self.account("Var", target.sym.type)
             return self.read_register(target.sym)
@@ -611,45 +583,24 @@ class ExpressionBuilder(BuilderState):
                 info.kill = pos
 
     # -- calls -----------------------------------------------------------------------------
-    def rv_FuncCall(self, node: c_ast.FuncCall) -> int:
-        if id(node) in self.calls:
-            result = self.calls[id(node)]
+
+    # -- calls -----------------------------------------------------------------------------
+    def rv_Call(self, e: tx.Call) -> int:
+        if id(e) in self.calls:
+            result = self.calls[id(e)]
             if result is None:
                 raise Unsupported("value of a void function call")
             return result
-        name, ftype = self.callee(node)
-        args = self.call_args(node, ftype)
-        if self.is_pure(name):
-            return self.mk("Call", ftype.ret, (self.terms.list_of(args),), (name,))
+        args = self.operands(*e.args)
+        if self.is_pure(e.name):
+            return self.mk("Call", e.ftype.ret, (self.terms.list_of(args),), (e.name,))
         self.no_side_effects_here("call")
-        return self.effect_call(node, name, ftype, args)
-
-    def callee(self, node: c_ast.FuncCall) -> tuple[str, ct.Func]:
-        if not isinstance(node.name, c_ast.ID):
-            raise Unsupported("call through an expression")
-        sym = self.scope.lookup(node.name.name)
-        if sym is None or not isinstance(sym.type, ct.Func):
-            raise Unsupported(f"call of undeclared function '{node.name.name}'")
-        return node.name.name, sym.type
-
-    def call_args(self, node: c_ast.FuncCall, ftype: ct.Func) -> list[int]:
-        exprs = node.args.exprs if node.args is not None else []
-        args = [self.rvalue(e) for e in exprs]
-        params = ftype.params or ()
-        out = []
-        for i, a in enumerate(args):
-            if ftype.params is not None and i < len(params):
-                out.append(self.convert(a, params[i]))
-            else:
-                t = self.ctype(a)
-                promoted = ct.DOUBLE if t == ct.FLOAT else ct.promote(t) if ct.is_integer(t) else t
-                out.append(self.convert(a, ct.decay(promoted)))
-        return out
+        return self.effect_call(e, e.name, e.ftype, args)
 
     def is_pure(self, name: str) -> bool:
         return name in PURE_MATH and name not in self.defined_functions
 
-    def effect_call(self, node: c_ast.FuncCall, name: str, ftype: ct.Func, args: list[int]) -> int:
+    def effect_call(self, e: tx.Call, name: str, ftype: ct.Func, args: list[int]) -> int:
         self.account("Call", ftype.ret)
         pos = self.next_pos()
         result = None
@@ -657,13 +608,14 @@ class ExpressionBuilder(BuilderState):
             result = self.terms.add("CallRes", ftype.ret, "", (f"c{pos}",))
             self.leaves[result] = LeafInfo(float(pos), self.block.ctx)
         self.memory_event("call", pos)
-        line = node.coord.line if node.coord else self.line
+        node = e.node
+        line = node.coord.line if node is not None and node.coord else self.line
         self.emit(ir.Eval(name, tuple(args), result, ct.spell(ftype.ret), pos, line))
-        self.calls[id(node)] = result
+        self.calls[id(e)] = result
         return result if result is not None else self.const("0", ct.INT)
 
-    def calls_first(self, node: c_ast.Node) -> None:
-        """Evaluate the calls with side effects inside ``node`` before the rest of it.
+    def calls_first(self, e: tx.TExpr) -> None:
+        """Evaluate the calls with side effects inside ``e`` before the rest of it.
 
         C leaves the order of evaluation within an expression unspecified, so
         doing calls first is a valid order; it lets every load of the statement
@@ -671,21 +623,31 @@ class ExpressionBuilder(BuilderState):
         evaluated operands of ``&&``, ``||`` and ``?:`` are not moved (and are
         refused later, where they are met).
         """
-        if _is_guard(node):
-            self.calls_first(node.left if isinstance(node, c_ast.BinaryOp) else node.cond)
+        if isinstance(e, tx.Logical):
+            self.calls_first(e.left)
             return
-        for child in node:
+        if isinstance(e, tx.Conditional):
+            self.calls_first(e.cond)
+            return
+        inner = list(tx.children(e))
+        if isinstance(e, tx.PointerArith) and e.swapped:
+            inner.reverse()
+        for child in inner:
             self.calls_first(child)
-        if isinstance(node, c_ast.FuncCall) and id(node) not in self.calls:
-            name, ftype = self.callee(node)
-            if not self.is_pure(name):
-                self.effect_call(node, name, ftype, self.call_args(node, ftype))
+        if isinstance(e, tx.Call) and id(e) not in self.calls and not self.is_pure(e.name):
+            self.effect_call(e, e.name, e.ftype, self.operands(*e.args))
 
 
-def _is_guard(node: c_ast.Node) -> bool:
-    return isinstance(node, c_ast.TernaryOp) or (
-        isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||")
-    )
+def _peel(e: tx.TExpr) -> tuple[tx.TExpr, list[tx.TExpr]]:
+    """``e`` without the conversions the typer added around it (implicit ``Convert``s, a
+    pointer subtraction's ``Neg``), and those, outermost first."""
+    wraps: list[tx.TExpr] = []
+    while (isinstance(e, tx.Convert) and e.implicit) or (
+        isinstance(e, tx.Unary) and e.node is None and e.op == "Neg"
+    ):
+        wraps.append(e)
+        e = e.operand
+    return e, wraps
 
 
 def _keeps_value(source: ct.CType, target: ct.CType) -> bool:

@@ -216,7 +216,7 @@ def _access(b: SSABuilder, node: c_ast.Node) -> Access | None:
     """Where ``node`` points at the loop's entry (the builder's terms, no cost counted)."""
     saved = dataclasses.replace(b.stats)
     try:
-        addr = b.designate(node)
+        addr = b.designate(b.typed(node))
     except Unsupported:
         return None
     finally:

@@ -263,13 +263,11 @@ class BuilderState:
             self._symkeys[id(sym)] = key
         return key
 
-    def lookup(self, name: str) -> Symbol:
-        sym = self.scope.lookup(name)
-        if sym is None:
-            raise Unsupported(f"unknown name '{name}'")
-        self.names.add(name)
+    def use(self, sym: Symbol) -> Symbol:
+        """A variable the body reads or writes (names resolved by the typer)."""
+        self.names.add(sym.name)
         if sym.volatile:
-            raise Unsupported(f"volatile variable '{name}'")
+            raise Unsupported(f"volatile variable '{sym.name}'")
         return sym
 
     def is_register(self, sym: Symbol) -> bool:

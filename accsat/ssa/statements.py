@@ -14,6 +14,7 @@ from pycparser import c_ast, c_generator
 from ..errors import Unsupported
 from ..frontend import conditional, directives
 from ..frontend import ctypes as ct
+from ..frontend import typed as tx
 from ..frontend.conditional import BEGIN, END, Group
 from ..frontend.kernels import Kernel
 from ..frontend.source_map import tokenize
@@ -38,7 +39,9 @@ class SSABuilder(ExpressionBuilder):
         promote: str | None = None,
     ):
         super().__init__(kernel, symbols, op_cost, defined_functions)
+        self.typer = tx.Typer(symbols.types)
         self.calls = {}
+        self.targets, self.olds, self.ready = [], [], {}
         self.addr_roots = {}
         self.assigned_names = _assigned_names(kernel.loop.stmt)
         self.promote = promote  # names' prefix of values carried across inner loops (promote.py)
@@ -215,22 +218,27 @@ class SSABuilder(ExpressionBuilder):
         elif kind in ("Return", "Goto", "Label", "Switch", "Case", "Default"):
             raise Unsupported(f"'{kind.lower()}' statement in the loop body")
         else:  # an expression evaluated for its side effects
-            self.calls_first(node)
-            self.rvalue(node)
+            e = self.typed(node)
+            self.calls_first(e)
+            self.rvalue(e)
 
     def st_Assignment(self, node: c_ast.Assignment) -> None:
-        self.calls_first(node)
-        self.assignment(node)
+        e = self.typed(node)
+        self.calls_first(e)
+        assert isinstance(e, tx.Assign)
+        self.lower_assign(e)
 
     def st_UnaryOp(self, node: c_ast.UnaryOp) -> None:
-        self.calls_first(node)
-        if node.op in INCDEC:
-            self.increment(node)
+        e = self.typed(node)
+        self.calls_first(e)
+        if isinstance(e, tx.Assign):
+            self.lower_assign(e)
         else:
-            self.rvalue(node)
+            self.rvalue(e)
 
     def st_FuncCall(self, node: c_ast.FuncCall) -> None:
-        self.calls_first(node)  # a call with effects is emitted there; a pure one has none
+        # a call with effects is emitted there; a pure one has none
+        self.calls_first(self.typed(node))
 
     def st_ExprList(self, node: c_ast.ExprList) -> None:
         for e in node.exprs:
@@ -288,7 +296,7 @@ class SSABuilder(ExpressionBuilder):
             if any(isinstance(n, c_ast.Assignment) or _incdec(n) for n in inner):
                 raise Unsupported("atomic statement with another side effect")
             for call in (n for n in inner if isinstance(n, c_ast.FuncCall)):
-                name, _ = self.callee(call)
+                name, _ = self.typer.callee(call, self.scope)
                 if not self.is_pure(name):
                     raise Unsupported(f"atomic statement that calls '{name}'")
         self.kept_statement(node, captured)
@@ -332,19 +340,21 @@ class SSABuilder(ExpressionBuilder):
             if not (ct.is_arithmetic(sym.type) or isinstance(sym.type, ct.Pointer)):
                 raise Unsupported("initialised array or struct inside the loop body")
             # a scalar whose address is taken: declared, then its initial value stored
-            self.calls_first(node.init)
-            value = self.rvalue(node.init)
+            init = tx.convert(self.typed(node.init), sym.type)
+            self.calls_first(init)
+            value = self.rvalue(init)
             self.verbatim(text + ";", node, sym)
             target = c_ast.ID(node.name, node.coord)
             store = c_ast.Assignment("=", target, node.init, node.coord)
-            self.assign(self.lvalue(target), value, store)
+            self.assign(self.lvalue(self.typed(target)), value, store)
         elif node.init is None:
             self.verbatim(text + ";", node, sym)
         elif isinstance(node.init, c_ast.InitList):
             raise Unsupported("initialiser list inside the loop body")
         else:
-            self.calls_first(node.init)
-            value = self.rvalue(node.init)
+            init = tx.convert(self.typed(node.init), sym.type)
+            self.calls_first(init)
+            value = self.rvalue(init)
             self.assign(VarLV(sym), value, node, decl=text)
 
     def declare_local(self, node: c_ast.Decl) -> Symbol:
@@ -383,9 +393,10 @@ class SSABuilder(ExpressionBuilder):
         self.braced(node)
 
     def st_If(self, node: c_ast.If) -> None:
-        self.calls_first(node.cond)
+        typed_cond = self.typed(node.cond)
+        self.calls_first(typed_cond)
         cost = self.stats.cost
-        cond = self.rvalue(node.cond)
+        cond = self.rvalue(typed_cond)
         self.head_costs[id(node)] = self.stats.cost - cost
         pos = self.next_pos()
         env0, head0 = dict(self.env), self.mem.head
