@@ -80,8 +80,12 @@ void *__builtin_assume_aligned(const void *, unsigned long, ...);
 
 /* _Float16 (gcc 12 and clang on x86-64) is a keyword pycparser does not know: a
    typedef name for it, which accsat reads as the compiler's own half-precision type
-   (accsat/frontend/symbols.py, BUILTIN_TYPE_NAMES). */
+   (accsat/frontend/symbols.py, BUILTIN_TYPE_NAMES). Only where accsat preprocesses
+   for its parser (accsat/frontend/preprocess.py defines __ACCSAT_PARSE__): to a
+   compiler it is no name to declare. */
+#ifdef __ACCSAT_PARSE__
 typedef float _Float16;
+#endif
 
 /* What the compiler's flags make of C, as the preprocessor knows it: read off the
    preprocessed text by accsat/frontend/target.py (its names are reserved ones). */

@@ -45,6 +45,7 @@ def compile_flags(opts: PreprocessOptions) -> list[str]:
 def command(path: Path, opts: PreprocessOptions) -> list[str]:
     libc = data_dir("fakelibc")
     cmd = [opts.cpp, "-E", "-nostdinc", "-isystem", str(libc), "-include", str(libc / PRELUDE)]
+    cmd.append("-D__ACCSAT_PARSE__")  # the prelude's lines for pycparser alone
     if opts.openacc:
         cmd.append("-fopenacc")
     if opts.openmp:

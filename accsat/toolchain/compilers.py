@@ -246,13 +246,3 @@ def gpu_present() -> bool:
         return False
     return done.ok and "GPU" in done.out
 
-
-def check_command(compiler: list[str], args: list[str], sources: set[int]) -> tuple[str, ...]:
-    """The user's compile as a check of syntax and types (verify/typecheck.py): the
-    probe's command (``ptx.probe_command``: its flags, without outputs, dependency files
-    and the sources at ``sources``), less what turns a warning into an error (a probe
-    warns: only its assertions may fail). The caller adds the check and the source."""
-    from .ptx import probe_command
-
-    out = probe_command(compiler, args, sources)
-    return tuple(a for a in out if not a.startswith(("-Werror", "-pedantic-errors")))

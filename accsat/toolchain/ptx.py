@@ -320,6 +320,15 @@ def probe_command(compiler: list[str], args: list[str], sources: set[int]) -> li
     return [*compiler, *out]
 
 
+def check_command(compiler: list[str], args: list[str], sources: set[int]) -> tuple[str, ...]:
+    """The user's compile as a check of syntax and types (verify/typecheck.py): the
+    probe's command (its flags, without outputs, dependency files and the sources at
+    ``sources``), less what turns a warning into an error (a type probe warns: only its
+    assertions may fail). The caller adds the check's flags and the source."""
+    out = probe_command(compiler, args, sources)
+    return tuple(a for a in out if not a.startswith(("-Werror", "-pedantic-errors")))
+
+
 PROBE_TIMEOUT = 600.0
 
 

@@ -198,8 +198,8 @@ class Build:
 
             options, notes = tuned_options(self.cfg, options, src.path, text)
             self.notes += notes
-        from ..toolchain.compilers import check_command, gpu_target
-        from ..toolchain.ptx import probe_command
+        from ..toolchain.compilers import gpu_target
+        from ..toolchain.ptx import check_command, probe_command
         from . import ptxkeep
 
         family, args = self.inv.family, self.inv.args

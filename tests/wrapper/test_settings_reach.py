@@ -54,6 +54,7 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "solver": ("cbc", None),  # another optimum of the same cost, or the same one
     "ilp": ("0", True),
     "registers": ("keep", None),
+    "typecheck": ("0", False),  # the compiler agrees: the same rewrite, unchecked
     "verify": ("1", False),  # the rewrite passes
     "trials": ("3", False),
 }
