@@ -76,11 +76,11 @@ def test_folder_covers_foldable():
 
 
 def test_c_spelling_round_trips_with_frontend():
-    from accsat.ssa.expressions import _BINOP
+    from accsat.frontend.typed import _BINOP
 
     for c, name in _BINOP.items():
         assert ops.BINARY_C[name] == c
-    # every binary operator C evaluates both operands of is lowered by arith()
+    # every binary operator C evaluates both operands of is typed by typed.binary()
     eager = {n for n, op in ops.OPS.items() if op.arity == 2 and op.c and op.kind != "logic"}
     assert set(_BINOP.values()) == eager
 

@@ -31,7 +31,8 @@ from pathlib import Path
 from pycparser import c_ast, c_parser
 
 from ..errors import AccsatError
-from ..frontend.ctypes import INT, int_range
+from ..frontend import cint
+from ..frontend.ctypes import INT
 from ..frontend.literals import parse_int
 from ..frontend.load import LoadedFile
 from ..frontend.preprocess import PreprocessOptions, preprocess
@@ -100,14 +101,17 @@ def subscripts(tree: c_ast.Node) -> c_ast.Node:
     return tree
 
 
+_INT_OPS = {"+": "Add", "-": "Sub", "*": "Mul"}
+
+
 def _fold(e: c_ast.Node) -> c_ast.Node:
     if not isinstance(e, c_ast.BinaryOp) or e.op not in ("+", "-", "*"):
         return e
     left, right = _fold(e.left), _fold(e.right)
     a, b = _int_literal(left), _int_literal(right)
     if a is not None and b is not None:
-        value = a + b if e.op == "+" else a - b if e.op == "-" else a * b
-        if 0 <= value <= int_range(INT)[1]:  # an int, written as a literal
+        value = cint.binary(_INT_OPS[e.op], a, b, INT)
+        if value is not None and value >= 0:  # an int, written as a literal
             return c_ast.Constant("int", str(value), e.coord)
     if e.op == "+" and _literal(left, "0"):
         return right

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
 
+from ..frontend import cint
 from ..frontend import ctypes as ct
 from ..frontend.fold import fold, is_integer_op, literal_value, scalar
 from ..frontend.literals import format_int
@@ -512,20 +513,21 @@ def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str
     v1, v2 = literal_value(k1, t), literal_value(k2, t)
     if not isinstance(v1, int) or not isinstance(v2, int):
         return None
-    lo, hi = ct.int_range(t)
     if outer == "Mul":
         total, op = v1 * v2, "Mul"
     else:
         total = (-v1 if inner == "Sub" else v1) + (-v2 if outer == "Sub" else v2)
         op = "Add"
-        shorter = (-total) % (hi + 1) < total % (hi + 1) if ct.is_unsigned(t) else total < 0
+        wraps = ct.is_unsigned(t)
+        shorter = cint.wrap(-total, t) < cint.wrap(total, t) if wraps else total < 0
         if shorter:  # x - 1, not x + -1 (or x + 4294967295u)
             total, op = -total, "Sub"
-    if ct.is_unsigned(t):
-        total %= hi + 1
-    elif not lo <= total <= hi:
+    # the combined constant must be a value of the type (C's arithmetic: cint), and
+    # under -fwrapv no wrapped one either: the original never computed it
+    value = cint.wrap(total, t) if ct.is_unsigned(t) else total
+    if not cint.fits(value, t):
         return None
-    return op, format_int(total, t)
+    return op, format_int(value, t)
 
 
 def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bool]:

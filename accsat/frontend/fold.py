@@ -1,8 +1,9 @@
 """Constant folding with C semantics.
 
-Integers: exact, wrapping only for unsigned types; no fold that overflows a
-signed type, divides by zero or shifts out of range (those are undefined in C,
-and the program may never execute them). Floats: IEEE round-to-nearest in the
+Integers: C's arithmetic as ``cint`` computes it (its one home): wrapping for
+unsigned types (and signed ones under ``-fwrapv``); no fold that overflows a signed
+type, divides by zero or shifts out of range (those are undefined in C, and the
+program may never execute them). Floats: IEEE round-to-nearest in the
 operation's own type (a float operation folds in float); no fold to inf/nan.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..ops import COMPARISONS, INT_ONLY
+from . import cint
 from . import ctypes as ct
 from .literals import format_float, format_int, parse_char, parse_float, parse_int, to_f32
 
@@ -135,29 +137,9 @@ def _float_op(op: str, a: list[float]) -> float | None:
 
 
 def _int_op(op: str, t: ct.Scalar, a: list[int]) -> int | None:
-    bits = ct.int_bits(t)
-    if op in _EXACT:
-        r = _EXACT[op](*a)
-    elif op in ("Div", "Mod"):
-        if a[1] == 0:
-            return None
-        q = abs(a[0]) // abs(a[1])
-        q = q if (a[0] >= 0) == (a[1] >= 0) else -q
-        r = q if op == "Div" else a[0] - q * a[1]
-    elif op in ("Shl", "Shr"):
-        if not 0 <= a[1] < bits or (ct.is_signed(t) and a[0] < 0):
-            return None
-        r = a[0] << a[1] if op == "Shl" else a[0] >> a[1]
-    else:
-        return None
-    return _fit(r, t)
-
-
-def _fit(value: int, t: ct.Scalar) -> int | None:
-    lo, hi = ct.int_range(t)
-    if ct.is_unsigned(t):
-        return value % (hi + 1)
-    return value if lo <= value <= hi else None
+    if len(a) == 1:
+        return cint.unary(op, a[0], t)
+    return cint.binary(op, a[0], a[1], t)
 
 
 def _convert(value: int | float, source: ct.Scalar, target: ct.Scalar) -> int | float | None:
@@ -175,12 +157,7 @@ def _convert(value: int | float, source: ct.Scalar, target: ct.Scalar) -> int | 
             value = int(value)  # truncation toward zero
             lo, hi = ct.int_range(target)
             return value if lo <= value <= hi else None  # out of range is undefined
-        if target.name == "_Bool":
-            return int(value != 0)
-        lo, hi = ct.int_range(target)
-        if ct.is_unsigned(target):
-            return value % (hi + 1)
-        return value if lo <= value <= hi else None  # implementation-defined otherwise
+        return cint.convert(value, target)
     return None
 
 

@@ -13,7 +13,6 @@ from pycparser import c_ast
 from ..errors import Unsupported
 from . import ctypes as ct
 from .attributes import DECLARATION_ONLY, HARMLESS, Attribute, Attributes
-from .literals import parse_char, parse_float, parse_int
 
 
 @dataclass(eq=False)
@@ -328,84 +327,14 @@ def quals(node: c_ast.Node, scope: Scope) -> Quals:
 
 
 def eval_const(expr: c_ast.Node, scope: Scope, types: TypeReader | None = None) -> int | None:
-    """Value of an integer constant expression, or None if it is not one."""
+    """Value of an integer constant expression as the compiler computes it, or None if
+    it is not one (``typed.int_value`` of the typed expression)."""
+    from .typed import Typer, int_value  # typed.py types with this module's readers
+
     try:
-        return _eval(expr, scope, types)
-    except (ValueError, ZeroDivisionError, Unsupported, TypeError, KeyError):
+        return int_value(Typer(types or TypeReader({})).expr(expr, scope))
+    except (Unsupported, ValueError):
         return None
-
-
-def _eval(e: c_ast.Node, scope: Scope, types: TypeReader | None) -> int:
-    if isinstance(e, c_ast.Constant):
-        if e.type == "char":
-            return parse_char(e.value)[0]
-        if e.type in (
-            "int",
-            "unsigned int",
-            "long int",
-            "long long int",
-            "unsigned long int",
-            "unsigned long long int",
-        ):
-            return parse_int(e.value)[0]
-        if e.type in ("float", "double"):
-            return int(parse_float(e.value)[0])
-        raise ValueError(e.value)
-    if isinstance(e, c_ast.ID):
-        sym = scope.lookup(e.name)
-        if sym is None or sym.kind != "enum" or sym.value is None:
-            raise ValueError(e.name)
-        return sym.value
-    if isinstance(e, c_ast.UnaryOp):
-        if e.op == "sizeof":
-            if types is None:
-                raise ValueError("sizeof")
-            t = types.read(e.expr, scope) if isinstance(e.expr, c_ast.Typename) else None
-            size = ct.sizeof(t) if t is not None else None
-            if size is None:
-                raise ValueError("sizeof")
-            return size
-        v = _eval(e.expr, scope, types)
-        return {"-": -v, "+": v, "~": ~v, "!": int(not v)}[e.op]
-    if isinstance(e, c_ast.BinaryOp):
-        a = _eval(e.left, scope, types)
-        if e.op == "&&":
-            return int(bool(a) and bool(_eval(e.right, scope, types)))
-        if e.op == "||":
-            return int(bool(a) or bool(_eval(e.right, scope, types)))
-        b = _eval(e.right, scope, types)
-        return _BINOPS[e.op](a, b)
-    if isinstance(e, c_ast.TernaryOp):
-        cond = _eval(e.cond, scope, types)
-        return _eval(e.iftrue if cond else e.iffalse, scope, types)
-    if isinstance(e, c_ast.Cast):
-        return _eval(e.expr, scope, types)
-    raise ValueError(type(e).__name__)
-
-
-def _cdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-_BINOPS = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": _cdiv,
-    "%": lambda a, b: a - _cdiv(a, b) * b,
-    "<<": lambda a, b: a << b,
-    ">>": lambda a, b: a >> b,
-    "&": lambda a, b: a & b,
-    "|": lambda a, b: a | b,
-    "^": lambda a, b: a ^ b,
-    "<": lambda a, b: int(a < b),
-    ">": lambda a, b: int(a > b),
-    "<=": lambda a, b: int(a <= b),
-    ">=": lambda a, b: int(a >= b),
-    "==": lambda a, b: int(a == b),
-    "!=": lambda a, b: int(a != b),
-}
 
 
 class FileSymbols:

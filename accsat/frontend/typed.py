@@ -24,6 +24,7 @@ from pycparser import c_ast, c_generator
 
 from ..errors import Unsupported
 from ..ops import COMPARISONS, FROM_C_BINARY, INT_ONLY, OPS
+from . import cint
 from . import ctypes as ct
 from .literals import parse_char, parse_float, parse_int
 from .symbols import Scope, Symbol, TypeReader
@@ -55,6 +56,7 @@ class TExpr:
 @dataclass(eq=False)
 class Const(TExpr):
     text: str  # the literal as written (an enum constant's name, a sizeof's text)
+    value: int | None = None  # an integer constant's value, where the typer knows it
 
 
 @dataclass(eq=False)
@@ -198,12 +200,14 @@ class Typer:
         text = node.value
         try:
             if node.type == "char":
-                return Const(node, parse_char(text)[1], text)
+                value, t = parse_char(text)
+                return Const(node, t, text, cint.convert(value, t))
             if node.type == "string":
                 return Const(node, ct.Pointer(ct.Scalar("char")), text)
             if node.type in ("float", "double", "long double"):
                 return Const(node, parse_float(text)[1], text)
-            return Const(node, parse_int(text)[1], text)
+            value, t = parse_int(text)
+            return Const(node, t, text, value)
         except ValueError as exc:
             raise Unsupported(str(exc)) from None
 
@@ -212,7 +216,7 @@ class Typer:
         if sym is None:
             raise Unsupported(f"unknown name '{node.name}'")
         if sym.kind == "enum":
-            return Const(node, sym.type, node.name)
+            return Const(node, sym.type, node.name, sym.value)
         if sym.kind == "func":
             raise Unsupported(f"function '{node.name}' used as a value")
         return Name(node, sym.type, sym)
@@ -277,7 +281,11 @@ class Typer:
             value = binary("+" if "+" in op else "-", Current(None, target.ctype), one, node)
             return assign(target, value, node, post=op.startswith("p"))
         if op in ("sizeof", "_Alignof"):
-            return Const(node, ct.SIZE_T, _GEN.visit(node))
+            size = None
+            if isinstance(node.expr, c_ast.Typename):
+                t = self.types.read(node.expr, scope)
+                size = ct.sizeof(t) if op == "sizeof" else ct.alignof(t)
+            return Const(node, ct.SIZE_T, _GEN.visit(node), size)
         if op == "*":
             pointer = self.expr(node.expr, scope)
             to = ct.element(pointer.ctype)
@@ -432,3 +440,58 @@ def assign(
     if not (ct.is_arithmetic(t) or isinstance(t, ct.Pointer)):
         raise Unsupported(f"assignment of type {t}")
     return Assign(node, t, target, convert(value, t), rhs, post)
+
+
+def int_value(e: TExpr) -> int | None:
+    """The value of an integer constant expression (C11 6.6) as the compiler computes it
+    (``cint``: in each operation's type); None when ``e`` is none or C leaves it
+    undefined."""
+    if not ct.is_integer(e.ctype):
+        return None
+    t = e.ctype
+    assert isinstance(t, ct.Scalar)
+    if isinstance(e, Const):
+        return e.value
+    if isinstance(e, Convert):
+        if isinstance(e.operand, Const) and ct.is_float(e.operand.ctype):
+            try:  # (int)2.5: a floating constant's value, truncated
+                inner: int | None = int(parse_float(e.operand.text)[0])
+            except (ValueError, OverflowError):
+                return None
+            return inner if inner is not None and cint.fits(inner, t) else None
+        inner = int_value(e.operand)
+        return None if inner is None else cint.convert(inner, t)
+    if isinstance(e, Unary):
+        inner = int_value(e.operand)
+        if inner is None:
+            return None
+        return int(not inner) if e.op == "Not" else cint.unary(e.op, inner, t)
+    if isinstance(e, Binary):
+        a, b = int_value(e.left), int_value(e.right)
+        if a is None or b is None:
+            return None
+        if e.op in COMPARISONS:
+            return int(_COMPARE[e.op](a, b))
+        operand = e.left.ctype
+        assert isinstance(operand, ct.Scalar)
+        return cint.binary(e.op, a, b, operand if e.op in ("Shl", "Shr") else t)
+    if isinstance(e, Logical):
+        a = int_value(e.left)
+        if a is None or (e.op == "And" and not a) or (e.op == "Or" and a):
+            return None if a is None else int(bool(a))
+        b = int_value(e.right)
+        return None if b is None else int(bool(b))
+    if isinstance(e, Conditional):
+        c = int_value(e.cond)
+        return None if c is None else int_value(e.then if c else e.orelse)
+    return None
+
+
+_COMPARE = {
+    "Lt": lambda a, b: a < b,
+    "Le": lambda a, b: a <= b,
+    "Gt": lambda a, b: a > b,
+    "Ge": lambda a, b: a >= b,
+    "Eq": lambda a, b: a == b,
+    "Ne": lambda a, b: a != b,
+}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from ..errors import Unsupported
+from ..frontend import cint
 from ..frontend import ctypes as ct
 from ..frontend import typed as tx
 from ..frontend.fold import evaluate, scalar
@@ -277,12 +278,11 @@ class ExpressionBuilder(BuilderState):
             and ct.is_unsigned(t)
             and ct.int_bits(t) < 64
         )
-        if narrow and isinstance(t, ct.Scalar) and p is not None and not set(p) - {()}:
-            return const_poly(p.get((), 0) % (1 << ct.int_bits(t)))
-        wrapped = isinstance(t, ct.Scalar) and ct.is_signed(t) and ct.target().wrapv
-        if wrapped and isinstance(t, ct.Scalar) and ct.int_bits(t) < 64 and p and not set(p) - {()}:
-            lo, hi = ct.int_range(t)
-            return const_poly((p.get((), 0) - lo) % (hi - lo + 1) + lo)  # -fwrapv
+        wrapped = narrow or (ct.is_signed(t) and ct.target().wrapv)  # -fwrapv
+        constant = p is not None and not set(p) - {()}
+        if wrapped and constant and isinstance(t, ct.Scalar) and ct.int_bits(t) < 64:
+            assert p is not None
+            return const_poly(cint.wrap(p.get((), 0), t))
         return p
 
     def _poly(self, tid: int) -> Poly | None:
@@ -662,6 +662,6 @@ def _keeps_value(source: ct.CType, target: ct.CType) -> bool:
 
 def _modular(value: int, t: ct.CType) -> int:
     """A 64-bit unsigned constant as the two's-complement value it is congruent to."""
-    if ct.is_integer(t) and ct.is_unsigned(t) and ct.int_bits(t) == 64 and value >= 1 << 63:
-        return value - (1 << 64)
+    if isinstance(t, ct.Scalar) and ct.is_integer(t) and ct.is_unsigned(t):
+        return cint.convert(value, ct.LONG) if ct.int_bits(t) == 64 else value
     return value

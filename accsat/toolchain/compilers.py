@@ -245,4 +245,3 @@ def gpu_present() -> bool:
     except OSError:
         return False
     return done.ok and "GPU" in done.out
-
