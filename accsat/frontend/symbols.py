@@ -399,3 +399,22 @@ def _init_length(init: c_ast.Node) -> int | None:
 
 def _line(node: c_ast.Node) -> int | None:
     return node.coord.line if node.coord else None
+
+
+def type_names(scope: Scope, symbols: FileSymbols) -> dict[str, str]:
+    """The typedef names a scope resolves to scalar types (each where no variable of an
+    inner scope hides it), and the file's enum tags: name -> the canonical type."""
+    out: dict[str, str] = {}
+    at: Scope | None = scope
+    hidden: set[str] = set()
+    while at is not None:
+        for name, t in at.typedefs.items():
+            ours = name in BUILTIN_TYPE_NAMES or name.startswith("__accsat")
+            if name not in hidden and isinstance(t, ct.Scalar) and not ours:
+                out.setdefault(name, t.name)
+        hidden |= set(at.names) | set(at.typedefs)
+        at = at.parent
+    for tag, t in symbols.types.enums.items():
+        if isinstance(t, ct.Scalar) and not tag.startswith("__accsat"):
+            out.setdefault(f"enum {tag}", t.name)
+    return out

@@ -114,6 +114,9 @@ class SSAKernel:
     stored: dict[int, LeafInfo] = field(default_factory=dict)
     # the memory log: what a load's version ("e3": event 3, "e-": the kernel's entry) is
     events: list[Event] = field(default_factory=list)
+    # type names the kernel's scope resolves, name -> canonical type: how a temporary of
+    # a value typed through one may be declared (codegen/typenames.py)
+    type_names: dict[str, str] = field(default_factory=dict)
 
 
 class BuilderState:

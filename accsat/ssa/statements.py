@@ -18,7 +18,7 @@ from ..frontend import typed as tx
 from ..frontend.conditional import BEGIN, END, Group
 from ..frontend.kernels import Kernel
 from ..frontend.source_map import tokenize
-from ..frontend.symbols import FileSymbols, Symbol
+from ..frontend.symbols import FileSymbols, Symbol, type_names
 from . import ir, promote
 from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name, walk
 from .expressions import ExpressionBuilder, VarLV
@@ -68,6 +68,7 @@ class SSABuilder(ExpressionBuilder):
             self.origins,
             self.stored,
             self.mem.events,
+            type_names(self.kernel.scope, self.symbols),
         )
 
     # -- statements ----------------------------------------------------------------------------

@@ -366,9 +366,11 @@ def parse_body(text: str, scope: Scope) -> c_ast.Compound:
     """Parse a printed body on its own: the typedef names of ``scope`` are declared first."""
     global _PARSER
     names: set[str] = set()
+    hidden: set[str] = set()  # a variable of an inner scope hides a typedef's name
     s: Scope | None = scope
     while s is not None:
-        names.update(s.typedefs)
+        names.update(n for n in s.typedefs if n not in hidden)
+        hidden |= set(s.names) | set(s.typedefs)
         s = s.parent
     prelude = "".join(f"typedef int {n};\n" for n in sorted(names))
     text = _COMMENT.sub(lambda m: m.group(1) or "\n" * m.group().count("\n") or " ", text)

@@ -70,7 +70,7 @@ def test_a_rewritten_kernel_keeps_the_statements_that_did_not_change(tmp_path):
     out = result.text
     assert (
         "    c[i] = b[i] * s + N;  /* one load each */\n"
-        "    double _v0 = a[i];\n    // shared\n    b[i] = _v0 * _v0;\n" in out
+        "    real _v0 = a[i];\n    // shared\n    b[i] = _v0 * _v0;\n" in out
     ), out
     _compiles(tmp_path, out)
 

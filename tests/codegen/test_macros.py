@@ -87,8 +87,10 @@ def test_one_preprocessor_run_per_file(tmp_path, monkeypatch):
     assert len(calls) == 1
 
 
-def test_typedef_name_only_where_the_body_spells_it(tmp_path):
-    """Without a declaration of the body spelled ``real``, a temporary is ``double``."""
+def test_typedef_name_where_the_kernels_scope_means_it(tmp_path):
+    """Without a declaration of the body spelled ``real``, a temporary of a value typed
+    through ``real`` is still ``real``: the kernel's scope resolves the name to that
+    type. Where a variable of the function hides the name, it is ``double``."""
     text = STENCIL.read_text().replace("real w = U(i, j, k) * dt;", "double w = U(i, j, k) * dt;")
     # without the c loop, whose invariant loads would be carried in variables declared
     # with the arrays' element type as written (`real`: ssa/promote.py)
@@ -96,6 +98,10 @@ def test_typedef_name_only_where_the_body_spells_it(tmp_path):
     assert "for (c" not in text
     path = tmp_path / "k.c"
     path.write_text(text)
+    body = _body(rewrite_file(path, Options(variant="cse")).text)
+    assert "real _v0" in body and "double _v0" not in body
+    hidden = re.sub(r"(\{\n)", r"\1  int real = 0; (void)real;\n", text, count=1)
+    path.write_text(hidden)
     body = _body(rewrite_file(path, Options(variant="cse")).text)
     assert "double _v0" in body and "real _v0" not in body
 
