@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from ..egraph.graph import ENode
 from ..frontend import ctypes as ct
@@ -24,6 +24,8 @@ from .probe import Check, assertion
 from .program import Point, Program, Use
 from .splice import line_directive
 from .typenames import body_typedefs, declare
+
+_GEN = c_generator.CGenerator()
 
 
 def temp_prefix(source: SourceMap) -> str:
@@ -205,20 +207,28 @@ class BodyPrinter:
         self.origin = outer
         self.declare_late(self.decl_frames.pop())
         if self.expr.typed is not None:
-            self.assert_types(typed, indent)
+            self.assert_types(typed, indent, block.ctx)
         for cls, hidden in reversed(self.scope_names.pop()):
             if hidden is None:
                 del self.names[cls]
             else:
                 self.names[cls] = hidden
 
-    def assert_types(self, since: int, indent: str) -> None:
-        """A probe's assertions of the expressions printed in the block just printed (from
-        ``since`` in ``expr.typed``): at its end, where every name they read is in scope."""
+    def assert_types(self, since: int, indent: str, ctx: str) -> None:
+        """A probe's assertions of the types of the block just printed: of each expression
+        printed in it (from ``since`` in ``expr.typed``), with the type accsat gives its
+        class, and of each expression of the body as written lowered in that block, with
+        the type the typer gave it (SSAKernel.written_types). At the block's end, where
+        every name they read is in scope (the blocks of both are the same)."""
         assert self.expr.typed is not None
+        checks = [
+            (text, self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype))
+            for text, cls in self.expr.typed[since:]
+        ]
+        del self.expr.typed[since:]
+        checks += [(_GEN.visit(n), t) for n, t in self.p.ssa.written_types.get(ctx, ())]
         seen: set[tuple[str, ct.CType]] = set()
-        for text, cls in self.expr.typed[since:]:
-            t = self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype)
+        for text, t in checks:
             if t is None or (text, t) in seen:
                 continue
             seen.add((text, t))
@@ -226,7 +236,6 @@ class BodyPrinter:
             if line is not None:
                 self.checks.append(Check(text, t))
                 self.lines.append(indent + line)
-        del self.expr.typed[since:]
 
     def source_line(self, line: int) -> None:
         """With ``line_file``: the next printed line is the user's ``line``."""

@@ -86,6 +86,7 @@ class TypeReader:
     def __init__(self, tags: dict[str, ct.Struct], attributes: Attributes | None = None):
         self.tags = tags
         self.enums: dict[str, ct.CType] = {}  # tag -> the enum's type
+        self.unmodelled: dict[str, ct.Unmodelled] = {}  # struct tags accsat does not lay out
         self.attributes = attributes or Attributes()
 
     def read(self, node: c_ast.Node, scope: Scope) -> ct.CType:
@@ -146,6 +147,8 @@ class TypeReader:
         is_union = isinstance(node, c_ast.Union)
         tag = node.name or f"<anon@{node.coord}>"
         if node.decls is None:
+            if tag in self.unmodelled:
+                return self.unmodelled[tag]
             return self.tags.get(tag) or ct.Struct(tag, None, is_union)
         members = [(d.name or "", self.read(d, scope)) for d in node.decls]
         widths = {
@@ -160,7 +163,8 @@ class TypeReader:
         if inner is not None:
             why = why or f"a struct member of type {inner} ({ct.unmodelled(inner)})"
         if why:  # its members are not where the SysV layout puts them
-            return ct.Unmodelled(why, str(result))
+            self.unmodelled[tag] = ct.Unmodelled(why, str(result))
+            return self.unmodelled[tag]
         return result
 
     def enum(self, node: c_ast.Enum, scope: Scope) -> ct.CType:

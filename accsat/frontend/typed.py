@@ -193,7 +193,11 @@ class Typer:
         if method is None:
             kind = type(node).__name__
             raise Unsupported(_WHAT.get(kind, f"a {kind} expression"))
-        return method(node, scope)
+        e = method(node, scope)
+        why = ct.unmodelled(e.ctype)
+        if why and not isinstance(e, Name):  # a name may still have its address taken
+            raise Unsupported(why)
+        return e
 
     # -- leaves ---------------------------------------------------------------------------
     def t_Constant(self, node: c_ast.Constant, scope: Scope) -> TExpr:
@@ -249,7 +253,16 @@ class Typer:
         elif not isinstance(st, ct.Struct):
             raise Unsupported("member access on something that is not a struct")
         fld = self.field(st, name)
-        return Member(node, fld.type, base, name, arrow)
+        t = fld.type
+        if fld.width is not None:  # a bit-field's value: the type it promotes to, as gcc has it
+            promoted = ct.bitfield_type(fld.type, fld.width)
+            if promoted is None:
+                raise Unsupported(
+                    f"bit-field '{name}' of {fld.width} bits of type {fld.type}: gcc "
+                    "computes with a type of its own there"
+                )
+            t = promoted
+        return Member(node, t, base, name, arrow)
 
     def field(self, st: ct.Struct, name: str) -> ct.Field:
         if st.fields is None:

@@ -101,8 +101,10 @@ class ExpressionBuilder(BuilderState):
         reads = self.var_reads
         tid = self.lower(e)
         written = e.node is not None and not (isinstance(e, tx.Convert) and e.implicit)
-        if written and tid in self.constants and self.var_reads == reads:
-            self.spelled.append(Spelled(tid, e.node))
+        if written:
+            self.written_types.setdefault(self.block.ctx, []).append((e.node, e.ctype))
+            if tid in self.constants and self.var_reads == reads:
+                self.spelled.append(Spelled(tid, e.node))
         return tid
 
     def lower(self, e: tx.TExpr) -> int:

@@ -117,6 +117,10 @@ class SSAKernel:
     # type names the kernel's scope resolves, name -> canonical type: how a temporary of
     # a value typed through one may be declared (codegen/typenames.py)
     type_names: dict[str, str] = field(default_factory=dict)
+    # per block (by context), each expression of the body as written that was lowered
+    # there, with the type the typer gave it: what the compiler's check confirms of the
+    # reading of the original (verify/typecheck.py)
+    written_types: dict[str, list[tuple[object, ct.CType]]] = field(default_factory=dict)
 
 
 class BuilderState:
@@ -159,6 +163,7 @@ class BuilderState:
         self.sites: list[Site] = []
         self.spelled: list[Spelled | None] = []  # constants as written, in the order read
         self.var_reads = 0  # reads of register variables so far
+        self.written_types: dict[str, list[tuple[object, ct.CType]]] = {}  # SSAKernel's
 
     # -- positions and contexts -----------------------------------------------------------
     def next_pos(self) -> int:

@@ -69,6 +69,7 @@ class SSABuilder(ExpressionBuilder):
             self.stored,
             self.mem.events,
             type_names(self.kernel.scope, self.symbols),
+            self.written_types,
         )
 
     # -- statements ----------------------------------------------------------------------------
