@@ -222,19 +222,20 @@ class BodyPrinter:
         every name they read is in scope (the blocks of both are the same)."""
         assert self.expr.typed is not None
         checks = [
-            (text, self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype))
+            (text, self.types.get(cls) or scalar_type(self.plan.choice[cls].ctype), False)
             for text, cls in self.expr.typed[since:]
         ]
         del self.expr.typed[since:]
-        checks += [(_GEN.visit(n), t) for n, t in self.p.ssa.written_types.get(ctx, ())]
+        checks += [(_GEN.visit(n), t, True) for n, t in self.p.ssa.written_types.get(ctx, ())]
         seen: set[tuple[str, ct.CType]] = set()
-        for text, t in checks:
+        for text, t, written in checks:
             if t is None or (text, t) in seen:
                 continue
             seen.add((text, t))
-            line = assertion(Check(text, t), len(self.checks))
+            check = Check(text, t, written)
+            line = assertion(check, len(self.checks))
             if line is not None:
-                self.checks.append(Check(text, t))
+                self.checks.append(check)
                 self.lines.append(indent + line)
 
     def source_line(self, line: int) -> None:

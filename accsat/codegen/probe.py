@@ -24,10 +24,12 @@ MARK = '"accsat:'  # the message of every assertion begins so; then its number
 
 @dataclass(frozen=True)
 class Check:
-    """One expression as printed and the type accsat gives it."""
+    """One expression and the type accsat gives it: as printed, or (``written``) as the
+    body was written, typed by the typer."""
 
     text: str
     ctype: ct.CType
+    written: bool = False
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..codegen.probe import MARK, Probe, shown, subject
+from ..codegen.probe import MARK, Check, Probe, shown, subject
 from ..codegen.splice import Replacement, splice
 from ..toolchain import process
 from ..toolchain.compilers import family_of
@@ -101,7 +101,11 @@ def run(
         cmd = [*command, *SYNTAX_ONLY[family], "-iquote", str(original.resolve().parent), str(path)]
         done = _compile([*cmd[:-1], "-w", cmd[-1]], path, probe_text, outcome)
         if done is not None:
-            _read(done, path.name, spans, probes, outcome)
+            _read(done.err, path.name, spans, probes, outcome)
+            if not done.ok and not (outcome.failed or outcome.broken or outcome.unavailable):
+                # it failed, and said nothing we read as an error: nothing is confirmed
+                first = done.err.strip().splitlines()[:1] or [f"exit status {done.returncode}"]
+                outcome.unavailable = first[0]
             if outcome.failed:
                 _their_types(cmd, path, probe_text, probes, outcome)
     outcome.seconds = time.perf_counter() - start
@@ -125,9 +129,9 @@ def _spans(text: str, pieces: list[Replacement], indices: list[int]) -> list[tup
     return out
 
 
-def _compile(cmd: list[str], path: Path, text: str, outcome: Outcome) -> str | None:
-    """``text`` written to ``path`` and compiled with ``cmd``: its diagnostics (None when
-    the compiler could not run to the end: ``outcome.unavailable`` says why)."""
+def _compile(cmd: list[str], path: Path, text: str, outcome: Outcome) -> process.Captured | None:
+    """``text`` written to ``path`` and compiled with ``cmd`` (None when the compiler
+    could not run to the end: ``outcome.unavailable`` says why)."""
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
     try:
         done = process.capture(cmd, timeout=TIMEOUT, env=dict(os.environ, LC_ALL="C"))
@@ -137,7 +141,7 @@ def _compile(cmd: list[str], path: Path, text: str, outcome: Outcome) -> str | N
     if done.timed_out:
         outcome.unavailable = f"{cmd[0]} ran past {TIMEOUT:g} s"
         return None
-    return done.err
+    return done
 
 
 def _read(
@@ -148,6 +152,7 @@ def _read(
     outcome: Outcome,
 ) -> None:
     """The failed assertions and the other errors of the compile, by kernel."""
+    found: dict[int, list[Check]] = {}
     for line in stderr.splitlines():
         m = _ERROR.match(line)
         if m is None:
@@ -155,10 +160,7 @@ def _read(
         failed = _FAILED.search(m["msg"])
         if failed is not None and int(failed[1]) in probes:
             index, number = int(failed[1]), int(failed[2])
-            check = probes[index][1].checks[number]
-            expr, ours = shown(check)
-            outcome.failed.setdefault(index, []).append((expr, ours, ""))
-            outcome.asked.setdefault(index, []).append(subject(check.text, check.ctype))
+            found.setdefault(index, []).append(probes[index][1].checks[number])
             continue
         here = int(m["line"]) if os.path.basename(m["file"]) == probe_name else 0
         inside = next((k for first, last, k in spans if first <= here <= last), None)
@@ -166,6 +168,11 @@ def _read(
             outcome.broken.setdefault(inside, m["msg"].strip())
         elif not outcome.unavailable:
             outcome.unavailable = f"{m['file']}:{m['line']}: {m['msg'].strip()}"
+    for index, checks in found.items():
+        # the user's own expressions first, the smallest (the cause) first among them
+        checks.sort(key=lambda c: (not c.written, len(c.text)))
+        outcome.failed[index] = [(*shown(c), "") for c in checks]
+        outcome.asked[index] = [subject(c.text, c.ctype) for c in checks]
     if outcome.unavailable:  # the file itself does not compile so: nothing is confirmed
         outcome.failed.clear()
         outcome.broken.clear()
@@ -200,8 +207,8 @@ def _their_types(
                     f"(struct __accsat_type_{index}_{k} *)0;\n"
                 )
         text = text[:at] + "".join(questions) + text[at:]
-    err = _compile(cmd, path, text, Outcome(outcome.compiler))
-    for m in _THEIRS.finditer(err or ""):
+    done = _compile(cmd, path, text, Outcome(outcome.compiler))
+    for m in _THEIRS.finditer(done.err if done is not None else ""):
         bad = outcome.failed.get(int(m[2]))
         k = int(m[3])
         if bad is not None and k < len(bad):
