@@ -47,6 +47,13 @@ class StepLimit(Trap):
     kind = "step limit"
 
 
+class OverBudget(Trap):
+    """A run that would take more memory than a state may (the memory each opaque call
+    sees, recorded for the comparison): the state is skipped, whichever run it was."""
+
+    kind = "over budget"
+
+
 class Unmodelled(Trap):
     """Something the interpreter cannot follow in this state (e.g. type-punned memory)."""
 

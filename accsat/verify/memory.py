@@ -25,8 +25,13 @@ from __future__ import annotations
 
 import struct
 
-from .cvalues import UB, Desc, StepLimit, Unmodelled
+from .cvalues import UB, Desc, OverBudget, StepLimit, Unmodelled
 from .states import TrialState
+
+# locations the call trace of one run may record (what each opaque call could see,
+# kept for the comparison): about 30 MB of Python objects. A loop of calls over an
+# image (a call per pixel, each seeing every pixel stored so far) grew to 24 GB.
+TRACE_CELLS = 200_000
 
 UNINIT = type("Uninit", (), {"__repr__": lambda self: "<uninitialised>"})()
 
@@ -75,6 +80,7 @@ class Run:
         self.step_limit = step_limit
         self.epoch = 0
         self.trace: list[tuple] = []
+        self.cells = 0  # locations recorded in the trace (TRACE_CELLS)
         self.callres: dict[int, object] = {}
         self.local_count = 0
         self.outer: dict[str, object] = {}
@@ -139,7 +145,11 @@ class Run:
 
     # -- opaque calls -----------------------------------------------------------------------------
     def call(self, name: str, args: tuple, rd: Desc | None):
-        self.trace.append((name, args, self.visible_memory()))
+        seen = self.visible_memory()
+        self.cells += len(seen) + 1
+        if self.cells > TRACE_CELLS:
+            raise OverBudget(f"its calls see more than {TRACE_CELLS} memory locations in all")
+        self.trace.append((name, args, seen))
         self.epoch += 1
         for obj, om in self.mem.items():
             if obj[0] == "L":

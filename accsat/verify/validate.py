@@ -37,7 +37,17 @@ from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from ..options import Options
 from .compare import Tolerance, compare_runs
-from .cvalues import UB, Desc, InvalidC, NotModelled, Trap, desc, is_scalar
+from .cvalues import (
+    UB,
+    Desc,
+    InvalidC,
+    NotModelled,
+    OverBudget,
+    StepLimit,
+    Trap,
+    desc,
+    is_scalar,
+)
 from .edges import EdgeValues, kernel_edges
 from .interp import DEFAULT_STEP_LIMIT, Program, compile_body, execute
 from .states import make_state
@@ -188,7 +198,7 @@ def verify_programs(
     edges = edges if edges is not None else EdgeValues()
     rounds = edges.rounds(_descs(scalars, objects), finite, EDGE_ROUNDS * trials)
     reasons: Counter[str] = Counter()
-    good = ub = 0
+    good = ub = budget = 0  # states compared; skipped for UB; over a budget
     attempts = max_attempts if max_attempts is not None else ATTEMPTS * trials
     more = max_attempts if max_attempts is not None else MORE_ATTEMPTS * trials
     trial = edge_round = 0
@@ -219,6 +229,7 @@ def verify_programs(
         except Trap as exc:
             v.skipped += 1
             ub += isinstance(exc, UB)
+            budget += isinstance(exc, (OverBudget, StepLimit))
             reasons[f"{exc.kind}: {_short(exc.reason)}"] += 1
             continue
         except (ArithmeticError, ValueError, TypeError, KeyError, RecursionError) as exc:
@@ -229,6 +240,11 @@ def verify_programs(
             good += 1
         try:
             rn = execute(new, state, step_limit)
+        except OverBudget as exc:  # a budget of the checker's, not a fault of the rewrite
+            v.skipped += 1
+            budget += 1
+            reasons[f"{exc.kind}: {_short(exc.reason)}"] += 1
+            continue
         except Trap as exc:
             v.verdict = "fail"
             v.message = (
@@ -258,6 +274,13 @@ def verify_programs(
         v.message = (
             f"{ub} of {v.states_tried} states skipped for undefined behaviour in "
             f"the original (mostly {top[len(UB.kind) + 2 :]}): few states compared"
+        )
+    elif v.verdict == "pass" and 2 * budget > v.states_tried:
+        v.verdict = "weak"
+        top = reasons.most_common(1)[0][0]
+        v.message = (
+            f"{budget} of {v.states_tried} states skipped over the checker's budget "
+            f"(mostly {top}): few states compared"
         )
     return v
 
