@@ -322,6 +322,7 @@ class BodyPrinter:
         node = self.origin.node if self.origin is not None else None
         return (
             isinstance(stmt, ir.Store)
+            and not stmt.template  # the variable itself, not a member or element of it
             and isinstance(node, c_ast.Decl)
             and self.declared_last is not None
             and self.declared_last[0] == node.name

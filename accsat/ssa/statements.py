@@ -19,7 +19,7 @@ from ..frontend.conditional import BEGIN, END, Group
 from ..frontend.kernels import Kernel
 from ..frontend.source_map import tokenize
 from ..frontend.symbols import FileSymbols, Symbol, type_names
-from . import ir, promote
+from . import aggregate, ir, promote
 from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name, walk
 from .expressions import ExpressionBuilder, VarLV
 from .memory import ANYWHERE, Region
@@ -225,6 +225,10 @@ class SSABuilder(ExpressionBuilder):
             self.rvalue(e)
 
     def st_Assignment(self, node: c_ast.Assignment) -> None:
+        leaves = aggregate.copied(node, self.typer, self.scope, self.symbols.tags)
+        if leaves is not None:  # a struct assigned: each scalar of it copied
+            self.copy_leaves(leaves, node)
+            return
         e = self.typed(node)
         self.calls_first(e)
         assert isinstance(e, tx.Assign)
@@ -340,7 +344,11 @@ class SSABuilder(ExpressionBuilder):
                 self.verbatim(text + ";", node, sym)
                 return
             if not (ct.is_arithmetic(sym.type) or isinstance(sym.type, ct.Pointer)):
-                raise Unsupported("initialised array or struct inside the loop body")
+                # an array or struct: declared, then each scalar in it stored (aggregate.py)
+                leaves = aggregate.initialised(sym, node.init, self.symbols.tags)
+                self.verbatim(text + ";", node, sym)
+                self.copy_leaves(leaves, node)
+                return
             # a scalar whose address is taken: declared, then its initial value stored
             init = tx.convert(self.typed(node.init), sym.type)
             self.calls_first(init)
@@ -358,6 +366,17 @@ class SSABuilder(ExpressionBuilder):
             self.calls_first(init)
             value = self.rvalue(init)
             self.assign(VarLV(sym), value, node, decl=text)
+
+    def copy_leaves(self, leaves: list[tuple[c_ast.Node, c_ast.Node]], node: c_ast.Node) -> None:
+        """Each (target, value) of an aggregate's initialisation or copy as a store: the
+        loads of a copy first (C leaves the order to the compiler), then the stores."""
+        values = []
+        for target, value in leaves:
+            e = self.typed(value)
+            self.calls_first(e)
+            values.append((self.lvalue(self.typed(target)), target, self.rvalue(e)))
+        for lv, target, value in values:
+            self.assign(lv, value, c_ast.Assignment("=", target, target, node.coord))
 
     def declare_local(self, node: c_ast.Decl) -> Symbol:
         if self.scope.lookup(node.name) is not None:
