@@ -85,6 +85,7 @@ class _Finder:
         scope = self.symbols.scope.child()
         for p in params:
             self.symbols.declare(p, scope, "param")
+        self.symbols.functions[fn.decl.name] = (fn, scope)
         roots: list[_Loop] = []
         self.stmt(fn.body, scope, None, roots, in_region=False, region=None, collapse_left=0)
         self.collect(roots)

@@ -13,6 +13,7 @@ from pycparser import c_ast
 from ..errors import Unsupported
 from . import ctypes as ct
 from .attributes import DECLARATION_ONLY, HARMLESS, Attribute, Attributes
+from .effects import Effects, Summaries, summaries
 
 
 @dataclass(eq=False)
@@ -348,6 +349,21 @@ class FileSymbols:
         self.tags: dict[str, ct.Struct] = {}
         self.types = TypeReader(self.tags, attributes)
         self.scope = Scope()
+        # the functions the file defines: name -> (definition, the scope of its parameters)
+        self.functions: dict[str, tuple[c_ast.FuncDef, Scope]] = {}
+        self._effects: Summaries | None = None
+
+    def effects(self, name: str) -> Effects | None:
+        """What a call of ``name`` may do to memory (frontend/effects.py); None when the
+        file does not define it."""
+        if self._effects is None:
+            objects = {
+                n: sym.type
+                for n, sym in self.scope.names.items()
+                if sym.kind in ("global", "static") and not isinstance(sym.type, ct.Func)
+            }
+            self._effects = summaries(dict(self.functions), objects)
+        return self._effects.of(name)
 
     def declare(self, decl: c_ast.Node, scope: Scope, kind: str) -> Symbol | None:
         """Record a declaration in ``scope``; return the variable it declares, if any."""

@@ -595,12 +595,40 @@ class ExpressionBuilder(BuilderState):
             return result
         args = self.operands(*e.args)
         if self.is_pure(e.name):
-            return self.mk("Call", e.ftype.ret, (self.terms.list_of(args),), (e.name,))
+            # a function of the file may trap where its caller did not call it: it stays
+            # in the context the call was in (two calls with the same arguments are one)
+            pinned = e.name in self.defined_functions
+            return self.mk(
+                "Call", e.ftype.ret, (self.terms.list_of(args),), (e.name,), pinned=pinned
+            )
         self.no_side_effects_here("call")
         return self.effect_call(e, e.name, e.ftype, args)
 
     def is_pure(self, name: str) -> bool:
-        return name in PURE_MATH and name not in self.defined_functions
+        """A call of ``name`` is a value of its arguments alone: C's pure math, or a
+        function of the file that reads and writes no memory (frontend/effects.py)."""
+        if name in self.defined_functions:
+            effects = self.symbols.effects(name)
+            return effects is not None and effects.pure
+        return name in PURE_MATH
+
+    def call_event(self, name: str, pos: int, args: list[int]) -> None:
+        """The memory event of a call with effects: it may change what its summary says it
+        writes (a function of the file), else every location."""
+        effects = self.symbols.effects(name) if name in self.defined_functions else None
+        if effects is None or effects.writes.anywhere:
+            self.memory_event("call", pos)
+            return
+        regions = {self.global_region(g) for g in effects.writes.globals}
+        for k in effects.writes.params:
+            regions.add(self.pointer_root(args[k])[0] if k < len(args) else ANYWHERE)
+        if regions:  # a call that writes nothing changes nothing the body reads
+            self.memory_event("summary", pos, regions=frozenset(regions))
+
+    def global_region(self, name: str) -> Region:
+        """The region of an object of the file (a static local of a callee: one of its own)."""
+        sym = self.symbols.scope.names.get(name)
+        return Region("sym", self.symkey(sym)) if sym is not None else Region("sym", name)
 
     def effect_call(self, e: tx.Call, name: str, ftype: ct.Func, args: list[int]) -> int:
         self.account("Call", ftype.ret)
@@ -609,7 +637,7 @@ class ExpressionBuilder(BuilderState):
         if not isinstance(ftype.ret, ct.Void):
             result = self.terms.add("CallRes", ftype.ret, "", (f"c{pos}",))
             self.leaves[result] = LeafInfo(float(pos), self.block.ctx)
-        self.memory_event("call", pos)
+        self.call_event(name, pos, args)
         node = e.node
         line = node.coord.line if node is not None and node.coord else self.line
         self.emit(ir.Eval(name, tuple(args), result, ct.spell(ftype.ret), pos, line))

@@ -200,12 +200,14 @@ class BuilderState:
         attrs: tuple[str, ...] = (),
         operand: ct.CType | None = None,
         count: bool = True,
+        pinned: bool = False,
     ) -> int:
-        """The term ``op(args)``; reuses one made in a dominating context when it must stay put."""
+        """The term ``op(args)``; reuses one made in a dominating context when it must stay
+        put (``needs_ctx``, or ``pinned``: a call of a function of the file)."""
         constant = op == "Const" or self.constant_args(op, args)
         if count and not constant:
             self.account(op, ctype)  # an operation on constants is the compiler's to fold
-        tid = self._mk(op, ctype, args, attrs, operand)
+        tid = self._mk(op, ctype, args, attrs, operand, pinned)
         if constant:
             self.constants.add(tid)
         return tid
@@ -217,8 +219,9 @@ class BuilderState:
         args: tuple[int, ...],
         attrs: tuple[str, ...],
         operand: ct.CType | None,
+        pinned: bool = False,
     ) -> int:
-        if not needs_ctx(op, ctype, operand):
+        if not pinned and not needs_ctx(op, ctype, operand):
             return self.terms.add(op, ctype, "", attrs, args)
         text = type_text(ctype) if ctype is not None else ""
         for ctx in self.ancestors(self.ctx):

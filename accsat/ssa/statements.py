@@ -561,9 +561,31 @@ class SSABuilder(ExpressionBuilder):
             regions.add(region)
         for call in calls(node):
             name = call.name.name if isinstance(call.name, c_ast.ID) else None
-            if name is None or not self.is_pure(name):
+            written = self.call_regions(call, name) if name is not None else None
+            if written is None:
                 return regions, True
+            regions |= written
         return regions, False
+
+    def call_regions(self, call: c_ast.FuncCall, name: str) -> set[Region] | None:
+        """The regions a call may write, by its callee's summary (frontend/effects.py);
+        None: anywhere."""
+        if self.is_pure(name):
+            return set()
+        effects = self.symbols.effects(name) if name in self.defined_functions else None
+        if effects is None or effects.writes.anywhere:
+            return None
+        out = {self.global_region(g) for g in effects.writes.globals}
+        args = call.args.exprs if call.args is not None else []
+        for k in effects.writes.params:
+            arg = args[k] if k < len(args) else None
+            while isinstance(arg, c_ast.UnaryOp) and arg.op == "&":
+                arg = arg.expr
+            region = self.region_of(arg) if arg is not None else None
+            if region is None:
+                return None
+            out.add(region)
+        return out
 
     def region_of(self, target: c_ast.Node) -> Region | None:
         root = root_name(target)

@@ -89,6 +89,9 @@ class _Compiler:
     eager: set = field(default_factory=set)
     uses_float: bool = False
     _outer: dict = field(default_factory=dict)
+    returns: ct.CType | None = None  # a function's return type (None: a loop body)
+    # the functions of the file this body calls, compiled once (shared with theirs)
+    callees: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.type_scope = self.scope.child()
@@ -151,7 +154,6 @@ class _Compiler:
         if isinstance(
             node,
             (
-                c_ast.Return,
                 c_ast.Goto,
                 c_ast.Label,
                 c_ast.Switch,
@@ -182,6 +184,19 @@ class _Compiler:
 
     def st_Break(self, node) -> Callable:
         return lambda st: BRK
+
+    def st_Return(self, node: c_ast.Return) -> Callable:
+        """``return e;`` of a function the interpreter runs (``returns``: its type)."""
+        if self.returns is None:
+            raise NotModelled("'return' in the body")
+        if node.expr is None or isinstance(self.returns, ct.Void):
+            if node.expr is not None:
+                f = self.full(node.expr)
+                return lambda st: (f(st), Returned(None))[1]
+            return lambda st: Returned(None)
+        t, f = self.full_rv(node.expr)
+        conv = compose(f, converter(t, self.returns))
+        return lambda st: Returned(conv(st))
 
     def st_Continue(self, node) -> Callable:
         return lambda st: CNT
@@ -299,8 +314,9 @@ class _Compiler:
                 if cond is not None and not cond(st):
                     return None
                 st.step()
-                if body(st) == BRK:
-                    return None
+                r = body(st)
+                if r is not None and r != CNT:
+                    return None if r == BRK else r  # a return leaves every loop
                 if nxt is not None:
                     nxt(st)
 
@@ -314,8 +330,9 @@ class _Compiler:
         def while_(st):
             while cond(st):
                 st.step()
-                if body(st) == BRK:
-                    return None
+                r = body(st)
+                if r is not None and r != CNT:
+                    return None if r == BRK else r
             return None
 
         return while_
@@ -328,8 +345,9 @@ class _Compiler:
         def do_while(st):
             while True:
                 st.step()
-                if body(st) == BRK:
-                    return None
+                r = body(st)
+                if r is not None and r != CNT:
+                    return None if r == BRK else r
                 if not cond(st):
                     return None
 
@@ -745,7 +763,9 @@ class _Compiler:
             return ret, lambda st: impl(*[f(st) for f in fns])
         if ftype is None:
             raise NotModelled(f"call of '{name}' without a prototype")
-        self.calls.add(name)
+        callee = self.callee(name) if name in self.defined else None
+        if callee is None:
+            self.calls.add(name)
         fns = []
         for i, (t, f) in enumerate(args):
             if ftype.params is not None and i < len(ftype.params):
@@ -761,11 +781,35 @@ class _Compiler:
             fns.append(compose(f, converter(t, p)))
         ret = ftype.ret
         rd = None if isinstance(ret, ct.Void) else desc(ret)
+        if callee is not None:
+
+            def defined_call(st):
+                return callee.run(st, [f(st) for f in fns], name)
+
+            return ret, defined_call
 
         def opaque_call(st):
             return st.call(name, tuple(f(st) for f in fns), rd)
 
         return ret, opaque_call
+
+    def callee(self, name: str) -> Callee | None:
+        """A function of the file, compiled to run when it is called (its effects on
+        memory then happen as they do, where accsat's SSA only has its summary); None
+        where the interpreter cannot run it (the call is then opaque)."""
+        if name in self.callees:
+            return self.callees[name]
+        found = self.symbols.functions.get(name)
+        if found is None:
+            return None
+        fn, scope = found
+        self.callees[name] = callee = Callee()  # a recursive call finds it
+        try:
+            callee.compile(fn, scope, self)
+        except NotModelled:
+            self.callees[name] = None
+            return None
+        return callee
 
     # -- lvalues -----------------------------------------------------------------------------------
     def lv(self, node: c_ast.Node) -> _LV:
@@ -853,6 +897,82 @@ class _Compiler:
 
 # ----------------------------------------------------------------------------------------------
 # helpers
+
+
+@dataclass
+class Returned:
+    """What a ``return`` statement's closure gives back: the value (None for void)."""
+
+    value: object
+
+
+MAX_CALL_DEPTH = 64
+
+
+class Callee:
+    """A function of the file as the interpreter runs it: its body with its parameters
+    in slots of a frame of its own, the memory shared with its caller."""
+
+    def __init__(self) -> None:
+        self.body: Callable = lambda st: None
+        self.nslots = 0
+        self.params: list[int | None] = []  # the slot of each parameter (None: unused)
+        self.returns: ct.CType = ct.Void()
+
+    def compile(self, fn: c_ast.FuncDef, scope: Scope, caller: _Compiler) -> None:
+        ftype = caller.symbols.scope.lookup(fn.decl.name)
+        if ftype is None or not isinstance(ftype.type, ct.Func):
+            raise NotModelled(f"'{fn.decl.name}' has no type")
+        self.returns = ftype.type.ret
+        taken = frozenset(_taken(fn.body))
+        c = _Compiler(
+            scope, caller.symbols, caller.defined, taken, returns=self.returns, callees=caller.callees
+        )
+        self.body = c.body(fn.body)
+        names = [getattr(p, "name", None) for p in _params(fn)]
+        if any(n in taken for n in names if n):
+            raise NotModelled(f"the address of a parameter of '{fn.decl.name}' taken")
+        if c.outer_objects.keys() - set(caller.symbols.scope.names):
+            raise NotModelled(f"'{fn.decl.name}' reads an object the interpreter cannot place")
+        self.nslots = c.nslots
+        self.params = [c.outer_vars[n][0] if n in c.outer_vars else None for n in names]
+
+    def run(self, st, args: list, name: str):
+        if st.depth >= MAX_CALL_DEPTH:
+            raise Unmodelled(f"calls nested deeper than {MAX_CALL_DEPTH}")
+        saved = st.slots
+        st.slots = [UNINIT] * self.nslots
+        for slot, value in zip(self.params, args, strict=False):
+            if slot is not None:
+                st.slots[slot] = value
+        st.depth += 1
+        try:
+            r = self.body(st)
+        finally:
+            st.slots = saved
+            st.depth -= 1
+        if isinstance(self.returns, ct.Void):
+            return None
+        if not isinstance(r, Returned) or r.value is None:
+            raise UB(f"'{name}' ended without returning the value its caller uses")
+        return r.value
+
+
+def _params(fn: c_ast.FuncDef) -> list:
+    ftype = fn.decl.type
+    args = ftype.args.params if isinstance(ftype, c_ast.FuncDecl) and ftype.args else []
+    return [p for p in args if not isinstance(p, c_ast.EllipsisParam)]
+
+
+def _taken(body: c_ast.Node) -> set[str]:
+    out = set()
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID):
+            out.add(n.expr.name)
+        stack.extend(child for _, child in n.children())
+    return out
 
 
 def _sequence(fns: list[Callable]) -> Callable | None:

@@ -81,6 +81,7 @@ class Run:
         self.epoch = 0
         self.trace: list[tuple] = []
         self.cells = 0  # locations recorded in the trace (TRACE_CELLS)
+        self.depth = 0  # calls of the file's functions being run (interp.Callee)
         self.callres: dict[int, object] = {}
         self.local_count = 0
         self.outer: dict[str, object] = {}
