@@ -243,8 +243,11 @@ class _Compiler:
             size = ct.sizeof(t)
             if size is None:
                 raise NotModelled(f"'{name}' has a variable or unknown size")
-            if node.init is not None and not is_scalar(t):
-                raise NotModelled("initialised array or struct in the body")
+            fill = (
+                self.aggregate_init(t, node.init)
+                if node.init is not None and not is_scalar(t)
+                else None
+            )
             slot = self.new_slot()
             self.blocks[-1][name] = ("obj", lambda st: st.slots[slot], t)
 
@@ -256,6 +259,13 @@ class _Compiler:
 
             if node.init is None:
                 return local_object
+            if fill is not None:
+
+                def aggregate(st):
+                    local_object(st)
+                    fill(st, st.slots[slot])
+
+                return aggregate
             ti, fi = self.full_rv(node.init)
             fv, tk = compose(fi, converter(ti, t)), type_key(t)
             _register(t)
@@ -266,6 +276,36 @@ class _Compiler:
 
             return initialised
         raise NotModelled(f"declaration of '{name}' of type {t}")
+
+    def aggregate_init(self, t: ct.CType, init: c_ast.Node) -> Callable:
+        """``fill(st, address)``: what an initialiser (a list, or a struct to copy) stores
+        into a new array or struct: every scalar, the ones it leaves out zero."""
+        if not isinstance(init, c_ast.InitList):
+            if not isinstance(t, ct.Struct):
+                raise NotModelled("an array initialised by something that is not a list")
+            source = self.lv(init)
+            if source.kind != "mem" or source.t != t or source.addr is None:
+                raise NotModelled("a struct initialised by something that is not one in memory")
+            return _copier(t, source.addr)
+        given: dict[int, tuple[ct.CType, Callable]] = {}
+        _list_values(t, init, 0, given, self)
+        stores = []
+        for off, lt in _leaves(t, 0):
+            _register(lt)
+            tk, size = type_key(lt), ct.sizeof(lt) or 0
+            if off in given:
+                vt, vf = given[off]
+                stores.append((off, tk, size, compose(vf, converter(vt, lt))))
+            else:
+                zero = converter(ct.INT, lt)(0)
+                stores.append((off, tk, size, lambda st, z=zero: z))
+
+        def fill(st, addr):
+            values = [(off, tk, size, f(st)) for off, tk, size, f in stores]
+            for off, tk, size, v in values:
+                st.store((addr[0], addr[1] + off), tk, size, v)
+
+        return fill
 
     def st_If(self, node: c_ast.If) -> Callable:
         tc, fc = self.full_rv(node.cond)
@@ -628,6 +668,12 @@ class _Compiler:
     def rv_Assignment(self, node: c_ast.Assignment):
         lv = self.lv(node.lvalue)
         t = lv.t
+        if isinstance(t, ct.Struct) and node.op == "=" and lv.addr is not None:
+            source = self.lv(node.rvalue)
+            if source.t != t or source.addr is None:
+                raise NotModelled("a struct assigned from something that is not one in memory")
+            copy, dst = _copier(t, source.addr), lv.addr
+            return ct.Void(), lambda st: copy(st, dst(st))
         if not is_scalar(t):
             raise NotModelled(f"assignment of type {t}")
         tr, fr = self.rv(node.rvalue)
@@ -926,7 +972,12 @@ class Callee:
         self.returns = ftype.type.ret
         taken = frozenset(_taken(fn.body))
         c = _Compiler(
-            scope, caller.symbols, caller.defined, taken, returns=self.returns, callees=caller.callees
+            scope,
+            caller.symbols,
+            caller.defined,
+            taken,
+            returns=self.returns,
+            callees=caller.callees,
         )
         self.body = c.body(fn.body)
         names = [getattr(p, "name", None) for p in _params(fn)]
@@ -956,6 +1007,76 @@ class Callee:
         if not isinstance(r, Returned) or r.value is None:
             raise UB(f"'{name}' ended without returning the value its caller uses")
         return r.value
+
+
+def _leaves(t: ct.CType, base: int) -> list[tuple[int, ct.CType]]:
+    """(byte offset, type) of every scalar inside a value of type ``t``."""
+    if is_scalar(t):
+        return [(base, t)]
+    if isinstance(t, ct.Array) and t.size is not None:
+        size = ct.sizeof(t.of)
+        if size is None:
+            raise NotModelled(f"an array of {t.of}")
+        return [leaf for k in range(t.size) for leaf in _leaves(t.of, base + k * size)]
+    if isinstance(t, ct.Struct) and t.fields is not None and not t.is_union:
+        out = []
+        for f in t.fields:
+            if f.bitfield:
+                raise NotModelled(f"a struct with the bit-field '{f.name}' copied")
+            out += _leaves(f.type, base + f.offset)
+        return out
+    raise NotModelled(f"a value of type {t} copied or initialised")
+
+
+def _copier(t: ct.CType, source: Callable) -> Callable:
+    """``copy(st, address)``: every scalar of the ``t`` at ``source`` stored there."""
+    leaves = _leaves(t, 0)
+    for _, lt in leaves:
+        _register(lt)
+    keys = [(off, type_key(lt), ct.sizeof(lt) or 0, desc(lt)) for off, lt in leaves]
+
+    def copy(st, addr):
+        src = source(st)
+        values = [
+            (off, tk, size, st.load((src[0], src[1] + off), tk, size, d))
+            for off, tk, size, d in keys
+        ]
+        for off, tk, size, v in values:
+            st.store((addr[0], addr[1] + off), tk, size, v)
+
+    return copy
+
+
+def _list_values(t: ct.CType, init: c_ast.InitList, base: int, out: dict, c: _Compiler) -> None:
+    """The values an initialiser list gives the scalars of a ``t`` at ``base`` (fully
+    braced, with designators), by byte offset."""
+    if isinstance(t, ct.Array) and t.size is not None:
+        size = ct.sizeof(t.of) or 0
+        members = [(base + k * size, t.of, str(k)) for k in range(t.size)]
+    elif isinstance(t, ct.Struct) and t.fields is not None and not t.is_union:
+        members = [(base + f.offset, f.type, f.name) for f in t.fields if f.name]
+    else:
+        raise NotModelled(f"an initialiser list for {t}")
+    at = 0
+    for item in init.exprs:
+        if isinstance(item, c_ast.NamedInitializer):
+            key = item.name[0]
+            name = key.name if isinstance(key, c_ast.ID) else key.value.rstrip("uUlL")
+            names = [m[2] for m in members]
+            if str(int(name, 0) if name[:1].isdigit() else name) not in names:
+                raise NotModelled(f"designator {name}")
+            at = names.index(str(int(name, 0)) if name[:1].isdigit() else name)
+            item = item.expr
+        if at >= len(members):
+            raise NotModelled("an initialiser list longer than its array or struct")
+        off, mt, _ = members[at]
+        if isinstance(item, c_ast.InitList):
+            _list_values(mt, item, off, out, c)
+        elif is_scalar(mt):
+            out[off] = c.rv(item)
+        else:
+            raise NotModelled("an initialiser list without the braces of a member")
+        at += 1
 
 
 def _params(fn: c_ast.FuncDef) -> list:
