@@ -81,13 +81,15 @@ LValue = VarLV | Addr
 
 
 class ExpressionBuilder(BuilderState):
-    calls: dict[int, int | None]  # id(typed Call) -> result term, for calls evaluated first
+    # typed Call -> result term, for calls evaluated first (the key keeps the tree alive:
+    # a tree is made per statement, and an id() is reused once its object is gone)
+    calls: dict[tx.TExpr, int | None]
     typer: tx.Typer
     # the targets of the assignments being lowered (what ``Current`` reads), the right
     # operands evaluated before the target's old value is read
     targets: list[tuple[LValue, c_ast.Node | None]]
     olds: list[int | None]  # the value each of those targets held before, once read
-    ready: dict[int, int]
+    ready: dict[tx.TExpr, int]
 
     # -- entry points -------------------------------------------------------------------
     def typed(self, node: c_ast.Node) -> tx.TExpr:
@@ -96,8 +98,8 @@ class ExpressionBuilder(BuilderState):
 
     def rvalue(self, e: tx.TExpr) -> int:
         """The value of ``e``; a constant the user wrote is noted with its spelling."""
-        if id(e) in self.ready:  # a right operand evaluated before its target's value
-            return self.ready[id(e)]
+        if e in self.ready:  # a right operand evaluated before its target's value
+            return self.ready[e]
         reads = self.var_reads
         tid = self.lower(e)
         written = e.node is not None and not (isinstance(e, tx.Convert) and e.implicit)
@@ -519,7 +521,7 @@ class ExpressionBuilder(BuilderState):
         conversions; the value of the expression (the old one for ``x++``)."""
         target = self.lvalue(e.target)
         if e.rhs is not None:
-            self.ready[id(e.rhs)] = self.rvalue(e.rhs)
+            self.ready[e.rhs] = self.rvalue(e.rhs)
         self.targets.append((target, e.target.node))
         self.olds.append(None)
         try:
@@ -528,7 +530,7 @@ class ExpressionBuilder(BuilderState):
             self.targets.pop()
             old = self.olds.pop()
             if e.rhs is not None:
-                del self.ready[id(e.rhs)]
+                del self.ready[e.rhs]
         stored = self.assign(target, value, e.node)
         return old if e.post and old is not None else stored
 
@@ -588,8 +590,8 @@ class ExpressionBuilder(BuilderState):
 
     # -- calls -----------------------------------------------------------------------------
     def rv_Call(self, e: tx.Call) -> int:
-        if id(e) in self.calls:
-            result = self.calls[id(e)]
+        if e in self.calls:
+            result = self.calls[e]
             if result is None:
                 raise Unsupported("value of a void function call")
             return result
@@ -641,7 +643,7 @@ class ExpressionBuilder(BuilderState):
         node = e.node
         line = node.coord.line if node is not None and node.coord else self.line
         self.emit(ir.Eval(name, tuple(args), result, ct.spell(ftype.ret), pos, line))
-        self.calls[id(e)] = result
+        self.calls[e] = result
         return result if result is not None else self.const("0", ct.INT)
 
     def calls_first(self, e: tx.TExpr) -> None:
@@ -664,7 +666,7 @@ class ExpressionBuilder(BuilderState):
             inner.reverse()
         for child in inner:
             self.calls_first(child)
-        if isinstance(e, tx.Call) and id(e) not in self.calls and not self.is_pure(e.name):
+        if isinstance(e, tx.Call) and e not in self.calls and not self.is_pure(e.name):
             self.effect_call(e, e.name, e.ftype, self.operands(*e.args))
 
 
