@@ -507,7 +507,7 @@ def _print(
         most_held=held,
     )
     assert isinstance(kernel.span, BodySpan)
-    shape = layout(ctx.file.source, kernel.span, kernel.loop.stmt)
+    shape = layout(ctx.file.source, kernel.span, kernel.body)
     printer = BodyPrinter(
         program,
         plan,

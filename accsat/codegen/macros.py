@@ -220,7 +220,7 @@ class FileMacros:
         for kernel in self.loaded.kernels:
             span = kernel.span
             if isinstance(span, BodySpan):
-                names, ids = _names(kernel.loop.stmt)
+                names, ids = _names(kernel.body)
                 found = written_accesses(self.loaded.source, span.start, span.end, names)
                 consts[span.start] = const_texts.candidates(
                     self.loaded.source, span.start, span.end, ids

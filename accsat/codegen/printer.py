@@ -346,6 +346,14 @@ class BodyPrinter:
         rcls = cls[stmt.result]
         self.define(rcls, self.new_temp(rcls), text, indent)
 
+    def stmt_Return(self, stmt: ir.Return, indent: str) -> None:
+        if stmt.value is None:
+            self.lines.append(f"{indent}return;")
+            return
+        t = self.p.ssa.returns
+        value = self.expr.value(self.plan.class_of[stmt.value], t)
+        self.lines.append(f"{indent}return {value};")
+
     def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
         self.lines.append(stmt.text if stmt.as_written else indent + stmt.text)
         if stmt.declares is not None:

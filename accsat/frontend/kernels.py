@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from . import directives
+from . import ctypes as ct
+from . import directives, units
 from .attributes import Attributes
 from .depth import too_deep
 from .directives import Directive
@@ -28,9 +29,10 @@ from .symbols import FileSymbols, Scope, Symbol
 
 @dataclass
 class Kernel:
-    """One innermost parallel loop, as found in the parsed file."""
+    """A rewrite unit: one innermost parallel loop, as found in the parsed file, or a
+    function the device runs (``units.py``: ``loop`` is then its definition)."""
 
-    loop: c_ast.For
+    loop: c_ast.For | c_ast.FuncDef
     scope: Scope  # names visible at the start of the body
     function: str
     construct: str  # the directive that made it a kernel, e.g. "acc loop vector"
@@ -38,6 +40,13 @@ class Kernel:
     span: BodySpan | str  # where the body is in the user's text, or why it is not mapped
     address_taken: frozenset[str] = frozenset()  # names whose address the function takes
     enclosing_directives: tuple[Directive, ...] = ()
+    unit: str = "loop body"  # or units.ROUTINE, units.CALLEE: a function's body
+    returns: ct.CType | None = None  # a function unit's return type (``return`` allowed)
+
+    @property
+    def body(self) -> c_ast.Node:
+        """The statement rewritten: the loop's body, or the function's."""
+        return self.loop.body if isinstance(self.loop, c_ast.FuncDef) else self.loop.stmt
 
 
 @dataclass
@@ -285,8 +294,41 @@ def find_kernels(
             span = too_deep(node) or span  # deeper than our recursive stages go safely
         assert loop.scope is not None
         kernels.append(Kernel(node, loop.scope, function, construct, line, span, taken))
-    kernels.sort(key=lambda k: (k.line, k.loop.coord.column))
+    kernels += _function_units(ast, symbols, source, main_file, {k.function for k in kernels})
+    kernels.sort(key=lambda k: (k.line, k.loop.coord.column if k.loop.coord else 0))
     return kernels, symbols
+
+
+def _function_units(
+    ast: c_ast.FileAST, symbols: FileSymbols, source: SourceMap, main_file: str, with_kernels
+) -> list[Kernel]:
+    """The functions of the file the device runs, each a unit (units.py)."""
+    called: set[str] = set()
+    for fn, _scope in symbols.functions.values():
+        called |= units.region_calls(fn.body)
+    out = []
+    found = units.function_units(ast, symbols, set(with_kernels), called)
+    for name, (kind, construct) in found.items():
+        fn, scope = symbols.functions[name]
+        if _file(fn) != main_file:
+            continue  # defined in a header
+        span = units.body_span(source, fn)
+        if not isinstance(span, str):
+            span = too_deep(fn.body) or span
+        out.append(
+            Kernel(
+                fn,
+                scope,
+                name,
+                construct,
+                _line(fn.decl),
+                span,
+                frozenset(_address_taken(fn.body)),
+                unit=kind,
+                returns=units.returns(symbols, name),
+            )
+        )
+    return out
 
 
 __all__ = ["Kernel", "find_kernels", "Symbol"]

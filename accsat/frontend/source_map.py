@@ -144,6 +144,38 @@ class SourceMap:
             first.start, last.end, first.line, last.line, first.text == "{", tuple(groups)
         )
 
+    def function_body(self, name: str, line: int) -> BodySpan | str:
+        """The body of the function ``name`` defined on ``line`` (its name's line); a
+        reason string when it cannot be mapped (a macro made the definition)."""
+        found = [
+            k
+            for k in range(len(self.tokens))
+            if self.tokens[k].line == line and self.tokens[k].text == name
+        ]
+        if len(found) != 1:
+            return "function comes from a macro expansion"
+        i: int | None = self._skip_group(found[0] + 1, "(", ")")
+        depth = 0
+        while i is not None and i < len(self.tokens):  # K&R declarations, attributes
+            t = self.tokens[i].text
+            if t == "{" and depth == 0:
+                break
+            depth += t == "("
+            depth -= t == ")"
+            if self.tokens[i].kind == "directive":
+                return "a preprocessor directive between the function's header and its body"
+            i += 1
+        if i is None or i >= len(self.tokens):
+            return "cannot find the function's body in the source text"
+        end = self._skip_group(i, "{", "}")
+        if end is None:
+            return "cannot find the end of the function's body in the source text"
+        first, last = self.tokens[i], self.tokens[end - 1]
+        groups = find_groups(self.text, self.tokens, i, end)
+        if isinstance(groups, str):
+            return groups
+        return BodySpan(first.start, last.end, first.line, last.line, True, tuple(groups))
+
     def _skip_group(self, i: int, open_: str, close: str) -> int | None:
         """Index after the group that starts at token ``i`` (which must be ``open_``)."""
         if i >= len(self.tokens) or self.tokens[i].text != open_:

@@ -37,12 +37,16 @@ def calls(node: c_ast.Node | None) -> Iterator[c_ast.FuncCall]:
             yield n
 
 
-def may_jump_out(node: c_ast.Node) -> bool:
-    """Does ``node`` contain a break or continue that leaves the enclosing loop body?"""
+def may_jump_out(node: c_ast.Node, returns: bool = False) -> bool:
+    """Does ``node`` contain a break or continue that leaves the enclosing loop body (or,
+    with ``returns``, a return: a function's body)?"""
+    jumps = (
+        (c_ast.Break, c_ast.Continue, c_ast.Return) if returns else (c_ast.Break, c_ast.Continue)
+    )
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, (c_ast.Break, c_ast.Continue)):
+        if isinstance(n, jumps):
             return True
         if not isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
             stack.extend(n)  # a loop's or switch's own break/continue stay inside it

@@ -90,6 +90,19 @@ class Verbatim:
 
 
 @dataclass
+class Return:
+    """``return value;`` of a function unit (``value`` None: ``return;``)."""
+
+    child_fields = ()
+    use_fields = ("value",)
+    attr_fields = ("pos", "line")
+
+    value: int | None
+    pos: int
+    line: int
+
+
+@dataclass
 class Block:
     ctx: str
     stmts: list[Stmt] = field(default_factory=list)
@@ -150,7 +163,7 @@ class Loop:
     assigned: frozenset[Symbol] = frozenset()  # variables the loop (header or body) assigns
 
 
-Stmt = Assign | Store | Eval | Verbatim | Braced | If | Loop
+Stmt = Assign | Store | Eval | Verbatim | Braced | If | Loop | Return
 
 
 def children(stmt: Stmt) -> list[Block]:
@@ -166,7 +179,7 @@ def uses(stmt: Stmt) -> list[int]:
         value = getattr(stmt, name)
         if isinstance(value, tuple):
             ids.extend(value)
-        else:
+        elif value is not None:  # a return without a value
             ids.append(value)
     return ids
 

@@ -121,6 +121,7 @@ class SSAKernel:
     # there, with the type the typer gave it: what the compiler's check confirms of the
     # reading of the original (verify/typecheck.py)
     written_types: dict[str, list[tuple[object, ct.CType]]] = field(default_factory=dict)
+    returns: ct.CType | None = None  # a function unit's return type
 
 
 class BuilderState:

@@ -43,13 +43,15 @@ class SSABuilder(ExpressionBuilder):
         self.calls = {}
         self.targets, self.olds, self.ready = [], [], {}
         self.addr_roots = {}
-        self.assigned_names = _assigned_names(kernel.loop.stmt)
+        self.assigned_names = _assigned_names(kernel.body)
         self.promote = promote  # names' prefix of values carried across inner loops (promote.py)
         self.promoted = 0
         self.atomic: c_ast.Pragma | None = None  # an atomic directive, for the statement after
+        self.loop_depth = 0  # inner loops around the statement being lowered
+        self.returning = kernel.returns is not None  # a function: a return jumps out too
 
     def build(self) -> SSAKernel:
-        body = self.kernel.loop.stmt
+        body = self.kernel.body
         items = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
         self.statements(items)
         roots = _roots(self.block)
@@ -70,6 +72,7 @@ class SSABuilder(ExpressionBuilder):
             self.mem.events,
             type_names(self.kernel.scope, self.symbols),
             self.written_types,
+            self.kernel.returns,
         )
 
     # -- statements ----------------------------------------------------------------------------
@@ -104,7 +107,8 @@ class SSABuilder(ExpressionBuilder):
                     item, first, self.head_costs.get(id(item), self.stats.cost - cost), since
                 )
             rest = items[k + 1 :]
-            if rest and not isinstance(item, (c_ast.Break, c_ast.Continue)) and may_jump_out(item):
+            jumps = (c_ast.Break, c_ast.Continue, c_ast.Return)
+            if rest and not isinstance(item, jumps) and may_jump_out(item, self.returning):
                 # What follows runs only on the paths that did not break or continue:
                 # a block of its own, so nothing in it is computed before the jump.
                 first = len(self.block.stmts)
@@ -219,10 +223,30 @@ class SSABuilder(ExpressionBuilder):
             method(node)
         elif kind in ("Return", "Goto", "Label", "Switch", "Case", "Default"):
             raise Unsupported(f"'{kind.lower()}' statement in the loop body")
+
         else:  # an expression evaluated for its side effects
             e = self.typed(node)
             self.calls_first(e)
             self.rvalue(e)
+
+    def st_Return(self, node: c_ast.Return) -> None:
+        """``return e;`` of a function unit: the value, converted to the function's type,
+        is its output; what follows a return on some path runs only on the others
+        (``statements``: a block of its own, as after a break)."""
+        returns = self.kernel.returns
+        if returns is None:
+            raise Unsupported("'return' statement in the loop body")
+        if self.loop_depth:
+            raise Unsupported("a 'return' inside a loop of the function")
+        value = None
+        if node.expr is not None:
+            e = self.typed(node.expr)
+            if not isinstance(returns, ct.Void):
+                e = tx.convert(e, returns)
+            self.calls_first(e)
+            value = self.rvalue(e)
+        line = node.coord.line if node.coord else self.line
+        self.emit(ir.Return(value, self.next_pos(), line))
 
     def st_Assignment(self, node: c_ast.Assignment) -> None:
         leaves = aggregate.copied(node, self.typer, self.scope, self.symbols.tags)
@@ -274,7 +298,7 @@ class SSABuilder(ExpressionBuilder):
         """Whether the variable ``name`` appears in the kernel's body only inside atomic
         statements (a sum or count the threads share: ``t += x``, ``t = t + x``; those
         print as written, so no value of it is kept here that could be stale)."""
-        body = self.kernel.loop.stmt
+        body = self.kernel.body
 
         def uses(node: c_ast.Node) -> int:
             return sum(isinstance(n, c_ast.ID) and n.name == name for n in walk(node))
@@ -484,7 +508,11 @@ class SSABuilder(ExpressionBuilder):
         head_phis = {}
         for sym in list(assigned) + local:
             head_phis[sym] = self.env[sym] = self.phi(sym, f"h{pos}", pos, body_ctx)
-        body = self.sub_block(node.stmt, body_ctx)
+        self.loop_depth += 1
+        try:
+            body = self.sub_block(node.stmt, body_ctx)
+        finally:
+            self.loop_depth -= 1
         end = self.last_pos + 0.5
         accesses, regions2, everything2 = self.mem.summarize(self.mem.since(head_loop))
         self.mem.head = head0

@@ -128,6 +128,8 @@ def compare_runs(
                 + (f" (rel. error {rel:.3g})" if math.isfinite(rel) and rel else "")
             )
 
+    if orig.returned is not None or new.returned is not None:  # a function unit
+        check("the value returned", orig.returned, new.returned)
     # live-out variables
     for name in sorted(set(orig.outer) | set(new.outer)):
         a = orig.outer.get(name, state.scalars.get(name))

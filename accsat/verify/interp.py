@@ -1197,9 +1197,11 @@ def compile_body(
     symbols: FileSymbols,
     defined: frozenset[str] = frozenset(),
     address_taken: frozenset[str] = frozenset(),
+    returns: ct.CType | None = None,
 ) -> Program:
-    """Compile a kernel body; NotModelled if it uses something the interpreter cannot run."""
-    c = _Compiler(scope, symbols, defined, address_taken)
+    """Compile a kernel body (``returns``: a function's, which returns that type);
+    NotModelled if it uses something the interpreter cannot run."""
+    c = _Compiler(scope, symbols, defined, address_taken, returns=returns)
     fn = c.body(body)
     return Program(
         fn,
@@ -1219,6 +1221,8 @@ def execute(prog: Program, state: TrialState, step_limit: int = DEFAULT_STEP_LIM
     for name, (slot, _t) in prog.outer_vars.items():
         slots[slot] = state.scalars[name]
     with np.errstate(all="ignore"):
-        prog.body(run)
+        r = prog.body(run)
+    if isinstance(r, Returned):  # a function's body: what it returned is its output
+        run.returned = r.value
     run.outer = {name: slots[slot] for name, (slot, _t) in prog.outer_vars.items()}
     return run

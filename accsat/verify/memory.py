@@ -82,6 +82,7 @@ class Run:
         self.trace: list[tuple] = []
         self.cells = 0  # locations recorded in the trace (TRACE_CELLS)
         self.depth = 0  # calls of the file's functions being run (interp.Callee)
+        self.returned: object = None  # a function unit's return value
         self.callres: dict[int, object] = {}
         self.local_count = 0
         self.outer: dict[str, object] = {}

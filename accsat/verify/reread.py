@@ -181,6 +181,8 @@ def with_body(kernel: Kernel, body_text: str) -> Kernel:
     """``kernel`` with the body ``body_text`` (preprocessed), read in the kernel's scope."""
     body = parse_body(body_text, kernel.scope)
     loop = kernel.loop
+    if isinstance(loop, c_ast.FuncDef):  # a function unit: its body
+        return replace(kernel, loop=c_ast.FuncDef(loop.decl, loop.param_decls, body, loop.coord))
     return replace(kernel, loop=c_ast.For(loop.init, loop.cond, loop.next, body, loop.coord))
 
 

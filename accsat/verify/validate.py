@@ -330,12 +330,12 @@ def verify_kernels(
     start = time.perf_counter()
     v = KernelVerdict(index, orig.line, orig.function, "pass", tolerance=tolerance, file=file)
     try:
-        if _text(orig.loop.stmt) == _text(new_body):
+        if _text(orig.body) == _text(new_body):
             v.verdict = "unchanged"
             return v
         try:
             p_orig = compile_body(
-                orig.loop.stmt, orig.scope, orig_symbols, defined, orig.address_taken
+                orig.body, orig.scope, orig_symbols, defined, orig.address_taken, orig.returns
             )
         except NotModelled as exc:
             v.verdict, v.message = "unsupported", f"original: {exc}"
@@ -347,6 +347,7 @@ def verify_kernels(
                 new_symbols,
                 defined if new_defined is None else new_defined,
                 orig.address_taken,
+                orig.returns,
             )
         except InvalidC as exc:
             v.verdict, v.message = "fail", f"the rewritten body is not valid C: {exc}"
@@ -355,7 +356,7 @@ def verify_kernels(
             v.verdict, v.message = "unsupported", f"rewritten: {exc}"
             return v
         edges = kernel_edges(
-            [(orig.loop.stmt, orig.scope, orig_symbols), (new_body, new_scope, new_symbols)],
+            [(orig.body, orig.scope, orig_symbols), (new_body, new_scope, new_symbols)],
             defined,
             orig.address_taken,
         )
@@ -475,6 +476,8 @@ def unresolved(v: KernelVerdict) -> bool:
 
 def _header(k: Kernel) -> str:
     loop = k.loop
+    if isinstance(loop, c_ast.FuncDef):  # a function unit: its declaration
+        return _GEN.visit(loop.decl)
     return " ; ".join(
         _GEN.visit(p) if p is not None else "" for p in (loop.init, loop.cond, loop.next)
     )
@@ -636,7 +639,7 @@ def _verify_file(
             verify_kernels(
                 a,
                 so,
-                b.loop.stmt,
+                b.body,
                 b.scope,
                 sn,
                 defined=defined_o,
