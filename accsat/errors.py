@@ -26,3 +26,9 @@ class Unsupported(Exception):
         super().__init__(reason)
         self.reason = reason
         self.line = line
+
+
+class Opaque(Unsupported):
+    """A value accsat does not model (a struct value: a call that returns one, a compound
+    literal): the simple statement holding it is kept as written, ordered like a call,
+    and the rest of the body is rewritten (ssa/statements.py ``kept_statement``)."""

@@ -197,6 +197,7 @@ def prepare(
                     kernel.construct,
                     kernel.function,
                     config,
+                    kind=kernel.kind,
                 ).unchanged(why),
                 None,
                 None,
@@ -212,6 +213,7 @@ def prepare(
                     kernel.construct,
                     kernel.function,
                     config,
+                    kind=kernel.kind,
                 ).unchanged(_too_deep(exc)),
                 None,
                 None,
@@ -248,7 +250,12 @@ def _variant(
 
 def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
     report = KernelReport(
-        str(ctx.path), kernel.line, kernel.construct, kernel.function, options.variant
+        str(ctx.path),
+        kernel.line,
+        kernel.construct,
+        kernel.function,
+        options.variant,
+        kind=kernel.kind,
     )
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):

@@ -15,6 +15,10 @@ OUT_OF_TIME = "kept as written: the file's time budget ran out before this kerne
 # a compile for a target whose long or pointers are not 64 bits (-m32): not modelled
 NOT_LP64 = "the target's long and pointers are not 64 bits (-m32?): accsat models LP64 only"
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
+# what a unit of rewriting is (the report's ``kind``): the body of an innermost parallel
+# loop, a function marked as a device routine (``acc routine``, ``omp declare target``), or
+# a function a compute construct calls
+LOOP_BODY, ROUTINE, CALLEE = "loop body", "routine", "callee"
 
 
 @dataclass
@@ -26,6 +30,7 @@ class KernelReport:
     variant: str
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
+    kind: str = LOOP_BODY  # LOOP_BODY | ROUTINE | CALLEE
     # with reason "no gain": where the extraction's saving went (pipeline._no_gain)
     no_gain: str = ""
     statements: int = 0

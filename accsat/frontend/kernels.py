@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
+from ..report import LOOP_BODY
 from . import ctypes as ct
 from . import directives, units
 from .attributes import Attributes
@@ -40,7 +41,7 @@ class Kernel:
     span: BodySpan | str  # where the body is in the user's text, or why it is not mapped
     address_taken: frozenset[str] = frozenset()  # names whose address the function takes
     enclosing_directives: tuple[Directive, ...] = ()
-    unit: str = "loop body"  # or units.ROUTINE, units.CALLEE: a function's body
+    kind: str = LOOP_BODY  # or ROUTINE, CALLEE: a function's body (report.py)
     returns: ct.CType | None = None  # a function unit's return type (``return`` allowed)
 
     @property
@@ -324,7 +325,7 @@ def _function_units(
                 _line(fn.decl),
                 span,
                 frozenset(_address_taken(fn.body)),
-                unit=kind,
+                kind=kind,
                 returns=units.returns(symbols, name),
             )
         )

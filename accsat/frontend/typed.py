@@ -22,7 +22,7 @@ from dataclasses import dataclass, fields
 
 from pycparser import c_ast, c_generator
 
-from ..errors import Unsupported
+from ..errors import Opaque, Unsupported
 from ..ops import COMPARISONS, FROM_C_BINARY, INT_ONLY, OPS
 from . import cint
 from . import ctypes as ct
@@ -33,6 +33,8 @@ _BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
 _GEN = c_generator.CGenerator()
 INCDEC = ("++", "--", "p++", "p--")
 
+# pycparser nodes whose value accsat does not model: the statement is kept as written
+_OPAQUE = frozenset(("CompoundLiteral",))
 # what a pycparser node the typer does not take is, in C's words (refusal reasons)
 _WHAT = {
     "Compound": "a GNU statement expression ({ ... })",
@@ -192,7 +194,8 @@ class Typer:
         method = getattr(self, "t_" + type(node).__name__, None)
         if method is None:
             kind = type(node).__name__
-            raise Unsupported(_WHAT.get(kind, f"a {kind} expression"))
+            refusal = Opaque if kind in _OPAQUE else Unsupported
+            raise refusal(_WHAT.get(kind, f"a {kind} expression"))
         e = method(node, scope)
         why = ct.unmodelled(e.ctype)
         if why and not isinstance(e, Name):  # a name may still have its address taken
@@ -394,9 +397,11 @@ def convert(
             return e  # only the restrict qualifier differs
     if isinstance(target, ct.Unmodelled):
         raise Unsupported(target.why)
-    if isinstance(target, (ct.Struct, ct.Void, ct.Array, ct.Func)):
+    if isinstance(target, ct.Struct) or isinstance(source, ct.Struct):
+        raise Opaque(f"a value of type {target if isinstance(target, ct.Struct) else source}")
+    if isinstance(target, (ct.Void, ct.Array, ct.Func)):
         raise Unsupported(f"conversion to {target}")
-    if isinstance(source, (ct.Struct, ct.Void, ct.Func, ct.Unmodelled)):
+    if isinstance(source, (ct.Void, ct.Func, ct.Unmodelled)):
         raise Unsupported(f"conversion from {source}")
     return Convert(node if not implicit else e.node, target, e, implicit)
 
@@ -450,6 +455,8 @@ def assign(
     t = target.ctype
     if isinstance(t, ct.Unmodelled):
         raise Unsupported(t.why)
+    if isinstance(t, ct.Struct):
+        raise Opaque(f"a value of type {t} assigned")
     if not (ct.is_arithmetic(t) or isinstance(t, ct.Pointer)):
         raise Unsupported(f"assignment of type {t}")
     return Assign(node, t, target, convert(value, t), rhs, post)
@@ -508,3 +515,20 @@ _COMPARE = {
     "Eq": lambda a, b: a == b,
     "Ne": lambda a, b: a != b,
 }
+
+
+def struct_value(e: TExpr) -> str:
+    """Why ``e`` computes with a struct value accsat does not model (a call that takes or
+    returns one, a conditional between two, a member of one that is in no memory); ""
+    when it does not. The SSA keeps such a statement as written (errors.Opaque)."""
+    for n in walk(e):
+        if isinstance(n, Call):
+            if isinstance(n.ctype, ct.Struct):
+                return f"a call of '{n.name}', which returns a {n.ctype}"
+            if any(isinstance(a.ctype, ct.Struct) for a in n.args):
+                return f"a {next(a.ctype for a in n.args if isinstance(a.ctype, ct.Struct))} passed by value to '{n.name}'"
+        elif isinstance(n, Conditional) and isinstance(n.ctype, ct.Struct):
+            return f"a conditional expression of type {n.ctype}"
+        elif isinstance(n, Member) and not n.arrow and not is_lvalue(n.base):
+            return f"a member of a {n.base.ctype} value"
+    return ""

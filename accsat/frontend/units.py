@@ -17,12 +17,12 @@ import re
 
 from pycparser import c_ast
 
+from ..report import CALLEE, ROUTINE
 from . import ctypes as ct
 from . import directives
 from .source_map import SourceMap
 from .symbols import FileSymbols
 
-ROUTINE, CALLEE = "routine", "callee"  # the kinds of function units (report.py)
 _NAMES = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 

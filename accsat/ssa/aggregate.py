@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ..errors import Unsupported
+from ..errors import Opaque, Unsupported
 from ..frontend import ctypes as ct
 from ..frontend.symbols import Scope, Symbol
 from .cnodes import INCDEC, walk
@@ -63,7 +63,7 @@ def _copy(target: c_ast.Node, source: c_ast.Node, t: ct.Struct, tags: dict) -> l
     """``target = source`` for structs, scalar by scalar. The source must name memory
     without side effects or calls (it is read once per scalar)."""
     if not _plain_lvalue(source):
-        raise Unsupported("a struct copied from something that is not a variable or memory")
+        raise Opaque("a struct copied from something that is not a variable or memory")
     return [(_extend(target, path), _extend(source, path)) for path in _scalars(t, (), tags)]
 
 

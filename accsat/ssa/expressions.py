@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ..errors import Unsupported
+from ..errors import Opaque, Unsupported
 from ..frontend import cint
 from ..frontend import ctypes as ct
 from ..frontend import typed as tx
@@ -93,8 +93,13 @@ class ExpressionBuilder(BuilderState):
 
     # -- entry points -------------------------------------------------------------------
     def typed(self, node: c_ast.Node) -> tx.TExpr:
-        """``node`` typed in the current scope (the one home of C's typing rules)."""
-        return self.typer.expr(node, self.scope)
+        """``node`` typed in the current scope (the one home of C's typing rules); a struct
+        value in it (tx.struct_value) makes its statement one kept as written."""
+        e = self.typer.expr(node, self.scope)
+        why = tx.struct_value(e)
+        if why:
+            raise Opaque(why)
+        return e
 
     def rvalue(self, e: tx.TExpr) -> int:
         """The value of ``e``; a constant the user wrote is noted with its spelling."""
@@ -161,7 +166,18 @@ class ExpressionBuilder(BuilderState):
             ptype = ct.Pointer(sym.type)
         base = self.mk("Sym", ptype, attrs=(sym.name, key), count=False)
         self.names.add(sym.name)
-        return Addr(base, "", [], sym.type, Region("sym", key), base, {})
+        return Addr(base, "", [], sym.type, self.object_region(sym), base, {})
+
+    def object_region(self, sym: Symbol) -> Region:
+        """The region of a declared object: "private" for a struct the body declares and
+        never takes the address of (no pointer can reach it), else "sym"."""
+        key = self.symkey(sym)
+        private = (
+            id(sym) in self.body_symbols
+            and isinstance(sym.type, ct.Struct)
+            and sym.name not in self.kernel.address_taken
+        )
+        return Region("private" if private else "sym", key)
 
     def index_addr(self, e: tx.Index) -> Addr:
         inner = self.designate(e.base)
@@ -180,6 +196,8 @@ class ExpressionBuilder(BuilderState):
         name = e.name
         if not e.arrow:
             inner = self.designate(e.base)
+            if inner is None and isinstance(e.base.ctype, ct.Struct):
+                raise Opaque(f"a member of a {e.base.ctype} value")  # of a call's result
             if inner is None or not isinstance(inner.ctype, ct.Struct):
                 raise Unsupported("member access on something that is not a struct in memory")
             fld = self._field(inner.ctype, name)
@@ -246,7 +264,9 @@ class ExpressionBuilder(BuilderState):
             step = self.scaled(term.args[1], ptype.to if isinstance(ptype, ct.Pointer) else None)
             return region, root, None if off is None or step is None else add_poly(off, step)
         if term.op == "Sym":
-            return Region("sym", term.attrs[1]), tid, {}
+            sym = self.symbol_of_key.get(term.attrs[1])
+            region = self.object_region(sym) if sym is not None else Region("sym", term.attrs[1])
+            return region, tid, {}
         if term.op == "AddrOf":
             return self.addr_roots.get(tid, (ANYWHERE, tid, {}))
         if term.op == "Var":
@@ -373,7 +393,9 @@ class ExpressionBuilder(BuilderState):
             return self.decay(addr)
         if isinstance(addr.ctype, ct.Unmodelled):
             raise Unsupported(addr.ctype.why)
-        if isinstance(addr.ctype, (ct.Struct, ct.Func, ct.Void)):
+        if isinstance(addr.ctype, ct.Struct):
+            raise Opaque(f"a value of type {addr.ctype}")
+        if isinstance(addr.ctype, (ct.Func, ct.Void)):
             raise Unsupported(f"value of type {addr.ctype}")
         vtype = addr.ctype
         if addr.bitfield is not None:  # read as the type it promotes to (ctypes.bitfield_type)
@@ -630,7 +652,7 @@ class ExpressionBuilder(BuilderState):
     def global_region(self, name: str) -> Region:
         """The region of an object of the file (a static local of a callee: one of its own)."""
         sym = self.symbols.scope.names.get(name)
-        return Region("sym", self.symkey(sym)) if sym is not None else Region("sym", name)
+        return self.object_region(sym) if sym is not None else Region("sym", name)
 
     def effect_call(self, e: tx.Call, name: str, ftype: ct.Func, args: list[int]) -> int:
         self.account("Call", ftype.ret)

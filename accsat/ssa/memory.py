@@ -67,15 +67,18 @@ def scale_poly(a: Poly, k: int) -> Poly:
 
 @dataclass(frozen=True)
 class Region:
-    kind: str  # "sym" (a declared object) | "restrict" (a restrict pointer) | "ptr"
-    key: str  # unique name of the symbol for sym/restrict; "" for ptr
+    # "sym" (a declared object) | "restrict" (a restrict pointer) | "ptr" | "private" (a
+    # struct the body declares and never takes the address of: no pointer reaches it)
+    kind: str
+    key: str  # unique name of the symbol for sym/restrict/private; "" for ptr
 
     def may_alias(self, other: Region) -> bool:
         if self.kind == "ptr" and other.kind == "ptr":
             return True
         if "ptr" in (self.kind, other.kind):
-            # any pointer may point into a declared object, or be based on a restrict pointer
-            return True
+            # any pointer may point into a declared object, or be based on a restrict
+            # pointer; not into an object of the body whose address no one took
+            return "private" not in (self.kind, other.kind)
         return self == other
 
 

@@ -154,6 +154,7 @@ class BuilderState:
         self.body_symbols: set[int] = set()  # id() of symbols declared inside the body
         self._pos = 0
         self._symkeys: dict[int, str] = {}
+        self.symbol_of_key: dict[str, Symbol] = {}
         self.names: set[str] = set()
         self.line = kernel.line
         self.decl_pos: dict[int, float] = {}
@@ -273,6 +274,7 @@ class BuilderState:
         if key is None:
             key = f"{sym.name}.{len(self._symkeys)}"
             self._symkeys[id(sym)] = key
+            self.symbol_of_key[key] = sym
         return key
 
     def use(self, sym: Symbol) -> Symbol:

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 
 from pycparser import c_ast, c_generator
 
-from ..errors import Unsupported
+from ..errors import Opaque, Unsupported
 from ..frontend import conditional, directives
 from ..frontend import ctypes as ct
 from ..frontend import typed as tx
@@ -219,15 +219,57 @@ class SSABuilder(ExpressionBuilder):
             return
         kind = type(node).__name__
         method = getattr(self, "st_" + kind, None)
-        if method is not None:
-            method(node)
-        elif kind in ("Return", "Goto", "Label", "Switch", "Case", "Default"):
-            raise Unsupported(f"'{kind.lower()}' statement in the loop body")
+        try:
+            if method is not None:
+                method(node)
+            elif kind in ("Goto", "Label", "Switch", "Case", "Default"):
+                raise Unsupported(f"'{kind.lower()}' statement in the loop body")
+            else:  # an expression evaluated for its side effects
+                e = self.typed(node)
+                self.calls_first(e)
+                self.rvalue(e)
+        except Opaque:
+            # a value accsat does not model, met before anything of the statement was
+            # lowered (the typer says so): the statement kept as written
+            if isinstance(node, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Compound)):
+                raise
+            self.opaque_statement(node)
 
-        else:  # an expression evaluated for its side effects
-            e = self.typed(node)
-            self.calls_first(e)
-            self.rvalue(e)
+    def opaque_statement(self, node: c_ast.Node) -> None:
+        """A simple statement with a value accsat does not model (a struct returned by a
+        call...), printed as written, ordered against the memory it may write (its targets
+        in memory, what the functions it calls write: frontend/effects.py), the
+        variables it assigns (and declares) given new values after it."""
+        declared = self.scope.names.get(node.name) if isinstance(node, c_ast.Decl) else None
+        regions: set[Region] | None = set()
+        for target in assignment_targets(node):
+            if isinstance(target, c_ast.ID):
+                sym = self.scope.lookup(target.name)
+                if sym is not None and self.is_register(sym):
+                    continue
+            region = self.region_of(target)
+            regions = None if region is None or regions is None else regions | {region}
+        if declared is not None and not self.is_register(declared):
+            regions = None if regions is None else regions | {self.object_region(declared)}
+        for call in calls(node):
+            name = call.name.name if isinstance(call.name, c_ast.ID) else None
+            written = self.call_regions(call, name) if name is not None else None
+            regions = None if written is None or regions is None else regions | written
+        pos = self.next_pos()
+        if regions is None:
+            self.memory_event("call", pos)
+        elif regions:
+            self.memory_event("summary", pos, regions=frozenset(regions))
+        names = _assigned_names(node) | ({declared.name} if declared is not None else set())
+        line = node.coord.line if node.coord else self.line
+        if isinstance(node, c_ast.Decl):
+            assert declared is not None
+            text = _decl_text(node, declared, with_init=True) + ";"
+        else:
+            text = _GEN.visit(node) + ";"
+        self.emit(
+            ir.Verbatim(text.strip(), pos, line, declared, phis=self.assigned_here(names, pos))
+        )
 
     def st_Return(self, node: c_ast.Return) -> None:
         """``return e;`` of a function unit: the value, converted to the function's type,
@@ -236,6 +278,8 @@ class SSABuilder(ExpressionBuilder):
         returns = self.kernel.returns
         if returns is None:
             raise Unsupported("'return' statement in the loop body")
+        if isinstance(returns, ct.Struct):
+            raise Opaque(f"a {returns} returned")
         if self.loop_depth:
             raise Unsupported("a 'return' inside a loop of the function")
         value = None
@@ -370,8 +414,9 @@ class SSABuilder(ExpressionBuilder):
             if not (ct.is_arithmetic(sym.type) or isinstance(sym.type, ct.Pointer)):
                 # an array or struct: declared, then each scalar in it stored (aggregate.py)
                 leaves = aggregate.initialised(sym, node.init, self.symbols.tags)
+                typed = self.typed_leaves(leaves)  # before anything is emitted (errors.Opaque)
                 self.verbatim(text + ";", node, sym)
-                self.copy_leaves(leaves, node)
+                self.store_leaves(typed, node)
                 return
             # a scalar whose address is taken: declared, then its initial value stored
             init = tx.convert(self.typed(node.init), sym.type)
@@ -391,16 +436,21 @@ class SSABuilder(ExpressionBuilder):
             value = self.rvalue(init)
             self.assign(VarLV(sym), value, node, decl=text)
 
+    def typed_leaves(self, leaves: list[tuple[c_ast.Node, c_ast.Node]]):
+        """Each (target, value) of an aggregate's initialisation or copy, its value typed."""
+        return [(target, self.typed(value)) for target, value in leaves]
+
     def copy_leaves(self, leaves: list[tuple[c_ast.Node, c_ast.Node]], node: c_ast.Node) -> None:
-        """Each (target, value) of an aggregate's initialisation or copy as a store: the
-        loads of a copy first (C leaves the order to the compiler), then the stores."""
-        values = []
-        for target, value in leaves:
-            e = self.typed(value)
+        self.store_leaves(self.typed_leaves(leaves), node)
+
+    def store_leaves(self, typed: list[tuple[c_ast.Node, tx.TExpr]], node: c_ast.Node) -> None:
+        """Each (target, typed value) as a store, one after the other, as separate
+        assignments would (a copy onto an overlapping object is undefined in C but for
+        the object itself, which this copies scalar by scalar onto itself)."""
+        for target, e in typed:
             self.calls_first(e)
-            values.append((self.lvalue(self.typed(target)), target, self.rvalue(e)))
-        for lv, target, value in values:
-            self.assign(lv, value, c_ast.Assignment("=", target, target, node.coord))
+            lv = self.lvalue(self.typed(target))
+            self.assign(lv, self.rvalue(e), c_ast.Assignment("=", target, target, node.coord))
 
     def declare_local(self, node: c_ast.Decl) -> Symbol:
         if self.scope.lookup(node.name) is not None:
@@ -621,7 +671,7 @@ class SSABuilder(ExpressionBuilder):
         if sym is None:
             return None
         if not self.is_register(sym):
-            return Region("sym", self.symkey(sym))
+            return self.object_region(sym)
         ptype = sym.type
         if (
             getattr(ptype, "restrict", False)
@@ -702,13 +752,14 @@ def _incdec(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.UnaryOp) and node.op in INCDEC
 
 
-def _decl_text(node: c_ast.Decl, sym: Symbol) -> str:
-    """The declaration without its initialiser, its GNU attributes (which the parser
-    never saw: frontend/attributes.py) after the declarator, where C allows them."""
+def _decl_text(node: c_ast.Decl, sym: Symbol, with_init: bool = False) -> str:
+    """The declaration without its initialiser (or with it), its GNU attributes (which the
+    parser never saw: frontend/attributes.py) after the declarator, where C allows them."""
     bare = copy.copy(node)
     bare.init = None
     attrs = "".join(f" {a}" for a in sym.attributes)
-    return _GEN.visit(bare) + attrs
+    init = f" = {_GEN.visit(node.init)}" if with_init and node.init is not None else ""
+    return _GEN.visit(bare) + attrs + init
 
 
 def _assigned_names(body: c_ast.Node) -> set[str]:
