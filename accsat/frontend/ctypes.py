@@ -143,6 +143,9 @@ class Struct:
     is_union: bool = False
     size: int = 0
     align: int = 1
+    # the typedef name of an anonymous struct (``typedef struct {...} Nuclide``), how a
+    # value or pointer of it is declared; not part of the type
+    spelled: str = field(default="", compare=False, repr=False)
 
     def field(self, name: str) -> Field | None:
         for f in self.fields or ():
@@ -151,6 +154,8 @@ class Struct:
         return None
 
     def __str__(self) -> str:
+        if not self.tag and self.spelled:
+            return self.spelled
         return f"{'union' if self.is_union else 'struct'} {self.tag}".strip()
 
 
@@ -405,8 +410,11 @@ def spell(t: CType, name: str = "") -> str:
 
 
 def spelled_as(t: CType, typedef: str) -> CType:
-    """``t`` as named through ``typedef`` (scalars keep the name, see ``Scalar.spelled``)."""
-    return replace(t, spelled=typedef) if isinstance(t, Scalar) else t
+    """``t`` as named through ``typedef`` (scalars keep the name, see ``Scalar.spelled``;
+    an anonymous struct too: it has no other)."""
+    if isinstance(t, Scalar) or isinstance(t, Struct) and not t.tag:
+        return replace(t, spelled=typedef)
+    return t
 
 
 def from_name(name: str) -> Scalar:
