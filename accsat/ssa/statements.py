@@ -626,13 +626,18 @@ class SSABuilder(ExpressionBuilder):
         return names
 
     def loop_stores(self, node: c_ast.Node) -> tuple[set[Region], bool]:
-        """Regions the loop may store to, and whether it calls a function with effects."""
+        """Regions the loop may store to, and whether it calls a function with effects.
+        An object the loop declares is a new one each iteration, which nothing outside
+        the loop reaches: stores to it are none of the loop's."""
         regions: set[Region] = set()
+        inside = {n.name for n in walk(node) if isinstance(n, c_ast.Decl) and n.name}
         for target in assignment_targets(node):
             if isinstance(target, c_ast.ID):
                 sym = self.scope.lookup(target.name)
                 if sym is None or self.is_register(sym):
                     continue
+            if root_name(target) in inside and self.scope.lookup(root_name(target) or "") is None:
+                continue
             region = self.region_of(target)
             if region is None:
                 return regions, True
