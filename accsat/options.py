@@ -261,9 +261,12 @@ class Options:
         name="trials",
     )
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
-    # the compiler and flags the type check compiles with (verify/typecheck.py's
-    # check_command; accsat-cc: the user's); empty: the preprocessor's, with its flags
-    check_command: tuple[str, ...] = ()
+    # the compiler and flags the type check compiles with (toolchain.ptx.check_command;
+    # accsat-cc: the user's); empty: the preprocessor's, with its flags. The cache key
+    # takes the compiler only: the flags that change C's types are the preprocessing's
+    check_command: tuple[str, ...] = field(
+        default=(), metadata={"key": lambda command: command[:1]}
+    )
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
     # a tuning database's choices for this file (accsat.tune.db.choices): (first line,
     # last line, config) per compute construct; a kernel whose line lies in one gets that

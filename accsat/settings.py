@@ -358,13 +358,16 @@ def build(cls: type, values: Mapping[str, Any], **fixed: Any) -> Any:
 
 def key_data(obj: Any) -> dict[str, Any]:
     """What of ``obj`` enters a cache key: every setting marked ``key`` (by name) and
-    every field that is no setting (a file's preprocessing flags, its name)."""
+    every field that is no setting (a file's preprocessing flags, its name), but for a
+    field whose metadata says ``key`` is a function of it (what of it matters)."""
     cls: type = type(obj)
     out: dict[str, Any] = {s.name: s.get(obj) for s in declared(cls) if s.key}
     holders = {s.path[0] for s in declared(cls)}
     for f in dataclasses.fields(cls):
         if f.name not in holders:
             value = getattr(obj, f.name)
+            if "key" in f.metadata:
+                value = f.metadata["key"](value)
             record = dataclasses.is_dataclass(value) and not isinstance(value, type)
             out[f.name] = dataclasses.asdict(value) if record else value
     return out

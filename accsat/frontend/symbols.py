@@ -14,6 +14,7 @@ from ..errors import Unsupported
 from . import ctypes as ct
 from .attributes import DECLARATION_ONLY, HARMLESS, Attribute, Attributes
 from .effects import Effects, Summaries, summaries
+from .typed import Typer, int_value
 
 
 @dataclass(eq=False)
@@ -334,8 +335,6 @@ def quals(node: c_ast.Node, scope: Scope) -> Quals:
 def eval_const(expr: c_ast.Node, scope: Scope, types: TypeReader | None = None) -> int | None:
     """Value of an integer constant expression as the compiler computes it, or None if
     it is not one (``typed.int_value`` of the typed expression)."""
-    from .typed import Typer, int_value  # typed.py types with this module's readers
-
     try:
         return int_value(Typer(types or TypeReader({})).expr(expr, scope))
     except (Unsupported, ValueError):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast, c_generator
 
@@ -27,7 +28,9 @@ from ..ops import COMPARISONS, FROM_C_BINARY, INT_ONLY, OPS
 from . import cint
 from . import ctypes as ct
 from .literals import parse_char, parse_float, parse_int
-from .symbols import Scope, Symbol, TypeReader
+
+if TYPE_CHECKING:  # symbols.py evaluates constant expressions with this module's trees
+    from .symbols import Scope, Symbol, TypeReader
 
 _BINOP = {c: op for c, op in FROM_C_BINARY.items() if OPS[op].kind != "logic"}
 _GEN = c_generator.CGenerator()

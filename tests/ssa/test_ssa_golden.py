@@ -182,7 +182,11 @@ UNSUPPORTED = [
     ("    switch (ix[i]) { case 0: c[i] = 1.0; }", "'switch' statement in the loop body", 13),
     ("    c[i] = a[i] > 0.0 ? g(a[i]) : 0.0;", "call inside a conditionally evaluated operand", 13),
     ("    d[i] = ix[i] && (t = a[i]);", "assignment inside a conditionally evaluated operand", 13),
-    ("    char r[4] = \"abc\";", "an array initialised by something that is not a list of values", 13),
+    (
+        '    char r[4] = "abc";',
+        "an array initialised by something that is not a list of values",
+        13,
+    ),
     ("    int n = ix[i];", "declaration of 'n' hides another variable", 13),
     ("    volatile double v;\n    v = a[i];\n    c[i] = v;", "volatile variable 'v'", 14),
     ("    c[i] = (*g)(a[i]);", "call through an expression", 13),
