@@ -185,6 +185,7 @@ def prepare(
                     kernel.construct,
                     kernel.function,
                     config,
+                    column=kernel.column,
                 ).unchanged(OUT_OF_TIME if late else KEPT_BY_TUNING),
                 None,
                 None,
@@ -200,6 +201,7 @@ def prepare(
                     kernel.construct,
                     kernel.function,
                     config,
+                    column=kernel.column,
                 ).unchanged(_too_deep(exc)),
                 None,
                 None,
@@ -236,7 +238,12 @@ def _variant(
 
 def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
     report = KernelReport(
-        str(ctx.path), kernel.line, kernel.construct, kernel.function, options.variant
+        str(ctx.path),
+        kernel.line,
+        kernel.construct,
+        kernel.function,
+        options.variant,
+        column=kernel.column,
     )
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
@@ -303,9 +310,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
         report.verification = verdict.as_dict()
         if verdict.failed:
             return (
-                report.unchanged(
-                    f"rewrite failed verification, kept as written: {verdict.message}"
-                ),
+                report.unchanged(f"the rewrite failed verification: {verdict.message}"),
                 None,
                 None,
             )
@@ -354,8 +359,7 @@ def reread_check(
         if why:
             out[i] = (
                 results[i][0].unchanged(
-                    f"internal: the printed C does not re-read as the "
-                    f"extracted program, kept as written: {why}"
+                    f"internal: the printed C does not re-read as the extracted program: {why}"
                 ),
                 None,
                 None,

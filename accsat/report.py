@@ -6,12 +6,12 @@ import json
 from dataclasses import asdict, dataclass, field
 
 NO_GAIN = "no gain"  # the reason of a kernel whose rewrite would not pay (docs/rewrites.md)
-KEPT_BY_TUNING = "kept as written (tuning database: orig)"
-# kernels left as written by choice, not because accsat could not handle them: no warning
+KEPT_BY_TUNING = "the tuning database chose orig (the code as written) for it"
 # a kernel even planned as written does not fit the register budget (codegen/budget.py)
-OVER_BUDGET = "kept as written: over the register budget"
+OVER_BUDGET = "over the register budget"
 # a kernel not started before the file's time budget (accsat-cc's timeout) was nearly spent
-OUT_OF_TIME = "kept as written: the file's time budget ran out before this kernel"
+OUT_OF_TIME = "the file's time budget (accsat-cc's timeout) ran out before this kernel started"
+# kernels left as written by choice, not because accsat could not handle them: no warning
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 
 
@@ -22,6 +22,9 @@ class KernelReport:
     construct: str
     function: str
     variant: str
+    # of the loop's ``for`` on ``line``, as gcc counts columns (a tab to the next
+    # multiple of 8; 0: not known)
+    column: int = 0
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
     # with reason "no gain": where the extraction's saving went (pipeline._no_gain)

@@ -37,6 +37,7 @@ class Kernel:
     span: BodySpan | str  # where the body is in the user's text, or why it is not mapped
     address_taken: frozenset[str] = frozenset()  # names whose address the function takes
     enclosing_directives: tuple[Directive, ...] = ()
+    column: int = 0  # of the ``for`` on ``line``, as gcc counts (SourceMap.for_column)
 
 
 @dataclass
@@ -281,7 +282,10 @@ def find_kernels(
         if not isinstance(span, str):
             span = too_deep(node) or span  # deeper than our recursive stages go safely
         assert loop.scope is not None
-        kernels.append(Kernel(node, loop.scope, function, construct, line, span, taken))
+        column = source.for_column(line, nth, len(on_line))
+        kernels.append(
+            Kernel(node, loop.scope, function, construct, line, span, taken, column=column)
+        )
     kernels.sort(key=lambda k: (k.line, k.loop.coord.column))
     return kernels, symbols
 

@@ -409,11 +409,32 @@ class Build:
         return rc0
 
     def finish(self, outcomes: list[Outcome]) -> None:
-        """The compile is decided: report what it used."""
+        """The compile is decided: report what it used, and say it where asked."""
         self.count("kernels_rewritten", sum(o.rewritten for o in outcomes))
+        kernels = [k for o in outcomes for k in o.kernels]
         if self.cfg.report:
-            kernels = [k for o in outcomes for k in o.kernels]
             append_report(self.cfg.report, kernels)
+        wanted = self.remarks()
+        if wanted and kernels:
+            from ..remarks import lines
+
+            for line in lines(kernels, wanted, self.fp_note()):
+                say(line)
+
+    def remarks(self) -> frozenset[str]:
+        """The kinds of remark asked: by the setting and by the compiler's own flags."""
+        level = self.cfg.rewrite_settings.remarks
+        if level is None:
+            return self.inv.remarks
+        from ..remarks import kinds
+
+        return self.inv.remarks | kinds([level])
+
+    def fp_note(self) -> str:
+        """The compile's flag that made the rewrite exact (fpflags), "" where none did."""
+        flag = self.inv.fp_exact
+        made_exact = flag is not None and not self.cfg.rewrite_settings.fp_exact
+        return flag if made_exact and not self.cfg.set_explicitly("fp_exact") else ""
 
     def record(self, rc: int) -> None:
         """Add this call to the cache's statistics (and evict past the size limit)."""
