@@ -241,12 +241,17 @@ class _Main(_LazyCommands):
             ctx.exit(130)
 
     lazy = {
+        "report": Lazy(
+            "accsat.records.cli",
+            "report",
+            "Summarize a build's optimization records: a table, and a page with --html.",
+        ),
         "tune": Lazy(
             "accsat.tune.cli",
             "tune",
             "Find, per kernel, the fastest variant on this machine (never slower "
             "than the code as written).",
-        )
+        ),
     }
 
 
@@ -310,6 +315,8 @@ def rewrite(
             )
     if kw["report_path"]:
         append(kw["report_path"], jsonl(result.kernels))
+    if options.record:
+        _write_records(options.record, result.kernels)
     if output is not None and output != "-":
         try:
             write_output(output, result.text)  # as a compiler's -o: /dev/null, links
@@ -349,7 +356,7 @@ def rewrite(
     help="append one JSON object per kernel and variant (JSON Lines)",
 )
 # its own --variant; it always verifies; its table says what remarks would
-@rewrite_options(without=("variant", "verify", "remarks"))
+@rewrite_options(without=("variant", "verify", "remarks", "record"))
 @common_options
 def check(
     files: tuple[str, ...], variants: tuple[str, ...], seed: int | None, json_path: str | None, **kw
@@ -406,6 +413,17 @@ def _say_remarks(kernels: list, wanted: frozenset[str]) -> None:
         click.echo(line, err=True)
 
 
+def _write_records(path: str, kernels: list) -> None:
+    from dataclasses import asdict
+
+    from .records import write
+
+    try:
+        write(path, [asdict(k) for k in kernels])
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
 def _tune_choices(options: Options, file: str, db: str) -> Options:
     """``--tune DB``: the database's choice for each kernel of ``file``; notes on stderr."""
     from .frontend.load import read_source
@@ -438,7 +456,7 @@ def _tune_choices(options: Options, file: str, db: str) -> Options:
     show_default=True,
     help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)",
 )
-@rewrite_options(without=("remarks",), stages_without=("verify",))
+@rewrite_options(without=("remarks", "record"), stages_without=("verify",))
 @common_options
 def advise(
     files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool, pressure: bool, **kw

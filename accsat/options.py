@@ -264,6 +264,14 @@ class Options:
         stage="pipeline",
         key=False,
     )
+    record: str | None = setting(
+        None,
+        "append an optimization record per kernel to PATH (JSON Lines: its report, and "
+        "its lines as written and as rewritten); accsat report reads them",
+        parse=Text("PATH"),
+        stage="pipeline",
+        key=False,
+    )
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     line_directives: str | None = None  # file name for #line directives (the wrapper's)
     # a tuning database's choices for this file (accsat.tune.db.choices): (first line,

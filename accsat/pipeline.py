@@ -22,7 +22,7 @@ from .codegen.macros import FileMacros
 from .codegen.placement import PlacementError
 from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.program import Program
-from .codegen.splice import Replacement, line_directive, splice
+from .codegen.splice import Replacement, excerpt, line_directive, splice
 from .egraph.graph import ENode
 from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
@@ -110,6 +110,11 @@ def rewrite_file(
         results = reread_check(loaded, results, options, share=share)
     if progress is not None:
         progress(total, total)
+    for kernel, (report, replacement, _) in zip(loaded.kernels, results, strict=True):
+        if isinstance(kernel.span, BodySpan):
+            span = (kernel.span.start, kernel.span.end)
+            written, rewritten = excerpt(loaded.text, kernel.line, span, replacement)
+            report.bodies = {"line": kernel.line, "original": written, "rewritten": rewritten}
     reports = [report for report, _, _ in results]
     replacements = [r for _, r, _ in results if r is not None]
     out = splice(loaded.text, replacements, options.line_directives)

@@ -62,6 +62,11 @@ class KernelReport:
         }
     )
 
+    # the kernel's lines as written and as rewritten (codegen.splice.excerpt), from the
+    # line of its ``for`` ("line", "original", "rewritten"): for an optimization record
+    # (accsat/records), not for the report
+    bodies: dict | None = None
+
     @property
     def worth_a_warning(self) -> bool:
         """Left as written for a reason the user may want to act on (not by choice)."""
@@ -102,7 +107,10 @@ class KernelReport:
         return self
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=False)
+        """The report's line (without the bodies, which only a record holds)."""
+        fields = asdict(self)
+        fields.pop("bodies")
+        return json.dumps(fields, sort_keys=False)
 
 
 def jsonl(reports: list[KernelReport]) -> str:

@@ -15,8 +15,9 @@ PACKAGES = ("accsat", "npb_harness", "spec_harness")
 STAGES = (
     # the two programs, ``accsat`` and ``accsat-cc``: neither imports the other
     grimp.Layer("accsat.cli", "accsat.wrapper", independent=True),
-    # what they run: the tuner (its database is what accsat-cc applies) and the advisor
-    grimp.Layer("accsat.tune", "accsat.advise", independent=True),
+    # what they run: the tuner (its database is what accsat-cc applies), the advisor and
+    # the optimization records (accsat-cc writes them, accsat report reads them)
+    grimp.Layer("accsat.tune", "accsat.advise", "accsat.records", independent=True),
     # the sweep engine the tuner and the benchmark harnesses share
     "accsat.sweep",
     "accsat.check",

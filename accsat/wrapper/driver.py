@@ -397,6 +397,8 @@ class Build:
                             "unchanged",
                             reason + " (the original was compiled)",
                         )
+                        if k.get("bodies"):  # the record shows what was compiled
+                            k["bodies"]["rewritten"] = k["bodies"]["original"]
             self.finish(outcomes)
             if cfg.verbose or cfg.strict:
                 sys.stderr.buffer.write(err)
@@ -414,6 +416,14 @@ class Build:
         kernels = [k for o in outcomes for k in o.kernels]
         if self.cfg.report:
             append_report(self.cfg.report, kernels)
+        record = self.cfg.rewrite_settings.record
+        if record and kernels:
+            from ..records import write
+
+            try:
+                write(record, kernels)
+            except OSError as exc:
+                say(f"{PROG}: cannot write the record {record}: {exc.strerror}")
         wanted = self.remarks()
         if wanted and kernels:
             from ..remarks import lines

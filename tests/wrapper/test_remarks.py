@@ -3,7 +3,7 @@ ACCSAT_REMARKS or with the compiler's own request (-fopt-info, passed on too).""
 
 from __future__ import annotations
 
-from .conftest import ACC, needs_gcc, wrap
+from .conftest import ACC, KERNEL, needs_gcc, wrap
 
 pytestmark = needs_gcc
 
@@ -70,3 +70,22 @@ def test_a_rewrite_that_does_not_compile_is_said_as_left(project, env, tmp_path)
         "k.c:5:3: remark: accsat: left as written: the rewritten source did not compile "
         "(the original was compiled)" in r.stderr.splitlines()
     )
+
+
+def test_records(project, env, tmp_path):
+    """ACCSAT_RECORD: a record per kernel, its lines without accsat-cc's #line directives."""
+    import json
+
+    path = tmp_path / "build.jsonl"
+    r = _compile(project, env, ACCSAT_RECORD=str(path), ACCSAT_REPORT=str(tmp_path / "r.jsonl"))
+    assert r.returncode == 0 and r.stderr == ""
+    rows = [json.loads(x) for x in path.read_text().splitlines()]
+    assert [(x["file"], x["line"], x["column"], x["status"]) for x in rows] == [
+        ("k.c", 5, 3, "rewritten"),
+        ("left.c", 4, 3, "unchanged"),
+    ]
+    rewritten = rows[0]["bodies"]["rewritten"]
+    assert "_v0" in rewritten and "#line" not in rewritten
+    assert rows[0]["bodies"]["original"] == "".join(KERNEL.splitlines(True)[4:8]).rstrip("\n")
+    report = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert [x["line"] for x in report] == [5, 4] and "bodies" not in report[0]
