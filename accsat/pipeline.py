@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -36,6 +35,7 @@ from .frontend.load import LoadedFile, load
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
 from .report import KEPT_BY_TUNING, NO_GAIN, OUT_OF_TIME, OVER_BUDGET, KernelReport
+from .settings import environment
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
@@ -331,7 +331,7 @@ def reread_check(
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
-    reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error).
+    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error).
     ``share``: the kernels are read back in two processes."""
     todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
     if not todo:
@@ -390,10 +390,10 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
 
 
 def _mismatch(loaded: LoadedFile, i: int, why: str, exc: Exception) -> str:
-    """``why`` kernel ``i`` does not re-read as extracted; with ``$ACCSAT_REREAD_STRICT``
-    set (tests, the fuzzer) an error instead (under a share it names the first kernel
+    """``why`` kernel ``i`` does not re-read as extracted; with the setting
+    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead (under a share it names the first kernel
     checked that failed: the biggest first, not the first in the file)."""
-    if os.environ.get("ACCSAT_REREAD_STRICT"):
+    if environment("reread_strict"):
         raise AssertionError(
             f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"
         ) from exc

@@ -26,6 +26,9 @@ STAGES = (
     "accsat.codegen",
     "accsat.extract",
     "accsat.egraph",
+    # accsat-cc's settings (its own and the rewrite's), read by the tuner and the sweeps
+    # that build through it as by accsat-cc itself
+    "accsat.ccconfig",
     grimp.Layer("accsat.ssa", "accsat.options", independent=True),
     "accsat.frontend",
     # compilers and their flags, the process runner, records: for every stage above
@@ -37,10 +40,11 @@ STAGES = (
         "accsat.fileio",
         "accsat.errors",
         "accsat.occupancy",
-        "accsat.settings",
         "accsat.resources",
         independent=True,
     ),
+    # how a setting is declared and read (every setting: settings.Environment's too)
+    "accsat.settings",
 )
 
 

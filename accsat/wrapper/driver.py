@@ -24,12 +24,12 @@ import sys
 import time
 from pathlib import Path
 
+from ..ccconfig import PROG, Config
 from ..fileio import append_lines, readable, write_atomically
 from ..toolchain import process
 from . import deps, workdir
 from .args import Invocation, Source
 from .cache import Cache, key, options_key, why_not
-from .config import PROG, Config
 from .eventlog import EventLog
 from .fpflags import note
 from .once import first_to_say
@@ -443,8 +443,9 @@ class Build:
     def fp_note(self) -> str:
         """The compile's flag that made the rewrite exact (fpflags), "" where none did."""
         flag = self.inv.fp_exact
-        made_exact = flag is not None and not self.cfg.rewrite_settings.fp_exact
-        return flag if made_exact and not self.cfg.set_explicitly("fp_exact") else ""
+        if flag is None or self.cfg.rewrite_settings.fp_exact:
+            return ""  # none asked, or it was exact anyway
+        return "" if self.cfg.set_explicitly("fp_exact") else flag
 
     def record(self, rc: int) -> None:
         """Add this call to the cache's statistics (and evict past the size limit)."""
