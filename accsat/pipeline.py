@@ -302,7 +302,9 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     report.cost["printed"] = printed.counts.cost
     report.registers = printed.budget
     promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
-    if not _pays(printed, ssa, promoted):
+    assert isinstance(kernel.span, BodySpan)
+    as_written = printed.text == ctx.file.text[kernel.span.start : kernel.span.end]
+    if as_written or not _pays(printed, ssa, promoted):  # the same text: nothing to pay
         report.no_gain = _no_gain(report.cost, printed.inline_shared)
         return report.unchanged(NO_GAIN), None, None
     report.hoisted, report.promoted = printed.hoisted, promoted

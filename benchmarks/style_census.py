@@ -1,7 +1,7 @@
 """Does a rewrite read as a person would write it? A census over third-party C (issue 38).
 
-    python benchmarks/style_census.py DIR [DIR...] [--variant accsat] [-j 2] [--json out.json]
-        [--cache FILE] [--show N]
+    python benchmarks/style_census.py DIR [DIR...] [-I INCLUDE] [--variant accsat] [-j 2]
+        [--json out.json] [--cache FILE] [--show N]
 
 Every ``*.c`` under each DIR (public OpenACC / OpenMP test suites and mini-apps, kept
 outside this repository, e.g. /work/ext/OpenACCV-V/Tests) is rewritten with ``accsat
@@ -56,14 +56,15 @@ def tree_digest(tree: Path) -> str:
     return h.hexdigest()[:16]
 
 
-def rewrite(path: Path, variant: str, timeout: float) -> dict:
+def rewrite(path: Path, variant: str, timeout: float, includes: tuple[str, ...] = ()) -> dict:
     """accsat's rewrite of ``path`` and its kernel reports (one process)."""
     with tempfile.TemporaryDirectory() as tmp:
         out, report = Path(tmp) / "out.c", Path(tmp) / "r.jsonl"
         env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
         env["PYTHONPATH"] = str(TREE)
         cmd = [sys.executable, "-m", "accsat.cli", "rewrite", str(path), "-I", str(path.parent),
-               "--variant", variant, "--report", str(report), "-o", str(out)]  # fmt: skip
+               *(f"-I{d}" for d in includes), "--variant", variant, "--report", str(report),
+               "-o", str(out)]  # fmt: skip
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -112,9 +113,9 @@ def measure(original: str, rewritten: str) -> dict:
     return {"removed": removed, "added": added, **{k: v for k, v in found.items()}}
 
 
-def one(path: Path, variant: str, timeout: float) -> dict:
+def one(path: Path, variant: str, timeout: float, includes: tuple[str, ...] = ()) -> dict:
     original = path.read_text(errors="surrogateescape")
-    got = rewrite(path, variant, timeout)
+    got = rewrite(path, variant, timeout, includes)
     row: dict = {"file": str(path)}
     if "error" in got:
         return {**row, "error": got["error"]}
@@ -140,6 +141,7 @@ def main() -> int:
     ap.add_argument("--cache", type=Path)
     ap.add_argument("--show", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0, help="only the first N files")
+    ap.add_argument("-I", dest="includes", action="append", default=[], help="include folder")
     args = ap.parse_args()
     files = sorted(p for d in args.dirs for p in d.rglob("*.c"))
     if args.limit:
@@ -155,7 +157,9 @@ def main() -> int:
     rows: list[dict] = []
     todo = [p for p in files if key(p) not in cache]
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as pool:
-        jobs = {pool.submit(one, p, args.variant, args.timeout): p for p in todo}
+        jobs = {
+            pool.submit(one, p, args.variant, args.timeout, tuple(args.includes)): p for p in todo
+        }
         for n, fut in enumerate(concurrent.futures.as_completed(jobs), 1):
             cache[key(jobs[fut])] = fut.result()
             if sys.stderr.isatty():

@@ -246,14 +246,16 @@ def _file(node: c_ast.Node) -> str:
 
 def _address_taken(body: c_ast.Node) -> set[str]:
     """Names whose address ``&`` takes somewhere in ``body`` (iterative: an expression
-    may be thousands of terms deep)."""
+    may be thousands of terms deep): ``&x``, ``&s.f``, ``&a[i]`` of an array ``a``; not
+    the pointer of ``&p[i]`` or ``&p->f``, whose address stays untaken (an array or a
+    struct lives in memory anyway)."""
     names: set[str] = set()
     stack = [body]
     while stack:
         node = stack.pop()
         if isinstance(node, c_ast.UnaryOp) and node.op == "&":
             target = node.expr
-            while isinstance(target, (c_ast.StructRef, c_ast.ArrayRef)):
+            while isinstance(target, c_ast.StructRef) and target.type == ".":
                 target = target.name
             if isinstance(target, c_ast.ID):
                 names.add(target.name)
