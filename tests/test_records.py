@@ -4,7 +4,6 @@ HTML parser: every kernel in every order, each order sorted, both bodies, no ser
 
 from __future__ import annotations
 
-import html.parser
 import json
 from pathlib import Path
 
@@ -13,7 +12,7 @@ from click.testing import CliRunner
 
 from accsat.cli import main
 from accsat.records import read
-from accsat.records.page import page, side_by_side
+from accsat.records.page import outline, page, side_by_side
 from accsat.records.table import ORDERS, table
 
 SOURCE = """\
@@ -90,63 +89,9 @@ def test_the_table(recorded):
     assert loads == sorted(loads, reverse=True)
 
 
-class _Page(html.parser.HTMLParser):
-    """What a reader of the page finds: each summary table's rows, each kernel's section."""
-
-    def __init__(self):
-        super().__init__()
-        self.orders: dict[str, list[dict]] = {}
-        self.sections: dict[str, dict] = {}
-        self.radios: list[dict] = []
-        self.external: list[str] = []
-        self.scripts = 0
-        self._table: str | None = None
-        self._section: str | None = None
-        self._cell: str | None = None
-        self._text: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        a = dict(attrs)
-        for ref in (a.get("src"), a.get("href")):
-            if ref and not ref.startswith("#"):
-                self.external.append(ref)
-        if tag == "script":
-            self.scripts += 1
-        if tag == "input" and a.get("type") == "radio":
-            self.radios.append(a)
-        if tag == "table" and "order" in (a.get("class") or "").split():
-            self._table = a["data-order"]
-            self.orders[self._table] = []
-        if tag == "tr" and self._table is not None and "data-kernel" in a:
-            self.orders[self._table].append(a)
-        if tag == "section":
-            self._section = a["id"]
-            self.sections[self._section] = {"left": [], "right": [], "figures": []}
-        if tag == "td" and self._section is not None:
-            classes = (a.get("class") or "").split()
-            self._cell = next((c for c in ("left", "right") if c in classes), None)
-            if {"before", "after"} & set(classes):
-                self._cell = "figures"
-            self._text = []
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._text.append(data)
-
-    def handle_endtag(self, tag):
-        if tag == "table":
-            self._table = None
-        if tag == "td" and self._cell is not None and self._section is not None:
-            self.sections[self._section][self._cell].append("".join(self._text))
-            self._cell = None
-        if tag == "section":
-            self._section = None
-
-
 def test_the_page(recorded):
     kernels, _ = read([recorded / "build.jsonl"])
-    parsed = _Page()
-    parsed.feed(page(kernels))
+    parsed = outline(page(kernels))
     ids = [f"k{n}" for n in range(len(kernels))]
     # sorting without a server: no script, nothing fetched, a radio per order
     assert parsed.scripts == 0 and parsed.external == []

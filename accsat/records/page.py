@@ -11,6 +11,7 @@ changed line marked (a line diff: changed, removed, added).
 from __future__ import annotations
 
 import difflib
+import html.parser
 from dataclasses import dataclass
 from importlib import resources
 
@@ -91,3 +92,65 @@ def _changed(original: str, rewritten: str) -> int:
     a, b = original.splitlines(), rewritten.splitlines()
     ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     return sum((i2 - i1) + (j2 - j1) for op, i1, i2, j1, j2 in ops if op != "equal")
+
+
+class Outline(html.parser.HTMLParser):
+    """What a reader of a page finds (``outline``): each summary table's rows in order
+    (their attributes), each kernel's section (its lines as written and as rewritten,
+    its figures), the order buttons, and anything fetched or run (none should be)."""
+
+    def __init__(self):
+        super().__init__()
+        self.orders: dict[str, list[dict]] = {}
+        self.sections: dict[str, dict] = {}
+        self.radios: list[dict] = []
+        self.external: list[str] = []
+        self.scripts = 0
+        self._table: str | None = None
+        self._section: str | None = None
+        self._cell: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        for ref in (a.get("src"), a.get("href")):
+            if ref and not ref.startswith("#"):
+                self.external.append(ref)
+        if tag == "script":
+            self.scripts += 1
+        if tag == "input" and a.get("type") == "radio":
+            self.radios.append(a)
+        if tag == "table" and "order" in (a.get("class") or "").split():
+            self._table = a["data-order"]
+            self.orders[self._table] = []
+        if tag == "tr" and self._table is not None and "data-kernel" in a:
+            self.orders[self._table].append(a)
+        if tag == "section":
+            self._section = a["id"]
+            self.sections[self._section] = {"left": [], "right": [], "figures": []}
+        if tag == "td" and self._section is not None:
+            classes = (a.get("class") or "").split()
+            self._cell = next((c for c in ("left", "right") if c in classes), None)
+            if {"before", "after"} & set(classes):
+                self._cell = "figures"
+            self._text = []
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag == "table":
+            self._table = None
+        if tag == "td" and self._cell is not None and self._section is not None:
+            self.sections[self._section][self._cell].append("".join(self._text))
+            self._cell = None
+        if tag == "section":
+            self._section = None
+
+
+def outline(text: str) -> Outline:
+    """The outline of a page ``page`` wrote (tests and benchmarks/npb_remarks.py check it)."""
+    found = Outline()
+    found.feed(text)
+    return found
