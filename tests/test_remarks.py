@@ -174,3 +174,14 @@ def test_accsat_rewrite_v_says_one_remark_per_kernel(tmp_path):
         assert where
         text = Path(where[1]).read_text().splitlines()[int(where[2]) - 1].expandtabs(8)
         assert text[int(where[3]) - 1 :].startswith("for")
+
+
+def test_columns_as_gcc_counts_them():
+    """The loop's ``for`` (the nth on its line), tabs to the next multiple of 8; a loop a
+    macro made: the line's first character; a line the text does not have: 0."""
+    from accsat.frontend.source_map import SourceMap
+
+    source = SourceMap("int x;\n\t  for (;;) for (;;) ;\n  LOOP(i) x++;\n")
+    assert source.for_column(2, 0, 2) == 11 and source.for_column(2, 1, 2) == 20
+    assert source.for_column(3, 0, 1) == 3  # the macro's line
+    assert source.for_column(9, 0, 1) == 0

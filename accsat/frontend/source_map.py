@@ -223,10 +223,13 @@ class SourceMap:
         start = 0
         for _ in range(line - 1):
             start = self.text.find("\n", start) + 1
+            if start == 0:
+                return 0  # no such line here (a text whose #line names another's lines)
         if len(fors) == count_on_line and nth < len(fors):
             at = self.tokens[fors[nth]].start
         else:
-            at = start + len(self.line_indent(line))
+            blank = re.match(r"[ \t]*", self.text[start:])
+            at = start + (len(blank.group()) if blank else 0)
         return len(self.text[start:at].expandtabs(8)) + 1
 
     def line_indent(self, line: int) -> str:
