@@ -259,12 +259,17 @@ class _Main(_LazyCommands):
             ctx.exit(130)
 
     lazy = {
+        "report": Lazy(
+            "accsat.records.cli",
+            "report",
+            "Summarize a build's optimization records: a table, and a page with --html.",
+        ),
         "tune": Lazy(
             "accsat.tune.cli",
             "tune",
             "Find, per kernel, the fastest variant on this machine (never slower "
             "than the code as written).",
-        )
+        ),
     }
 
 
@@ -293,11 +298,15 @@ def main() -> None:
     help="a tuning database (accsat tune): each kernel the config "
     "chosen for it (orig: as written), the others --variant",
 )
+@click.option("-v", "--verbose", is_flag=True, help="a remark per kernel on stderr (--remarks all)")
 @rewrite_options()
 @common_options
-def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw) -> None:
+def rewrite(
+    file: str, output: str | None, diff: bool, tune_db: str | None, verbose: bool, **kw
+) -> None:
     """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
     from .pipeline import rewrite_file
+    from .remarks import ALL, MISSED, kinds
     from .report import jsonl
 
     path = readable(file)  # ./-dash.c stays a file name for the preprocessor
@@ -312,8 +321,10 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
         return
     if not result.kernels:
         click.echo(f"accsat: {no_kernels(file)}", err=True)
+    wanted = kinds([level for level in (options.remarks, ALL if verbose else None) if level])
+    _say_remarks(result.kernels, wanted)
     for r in result.kernels:
-        if r.worth_a_warning:
+        if r.worth_a_warning and MISSED not in wanted:  # else its remark said it
             click.echo(f"accsat: {r.file}:{r.line}: kernel unchanged: {r.reason}", err=True)
         elif r.verification and r.verification["verdict"] == "unsupported":
             click.echo(
@@ -322,6 +333,8 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
             )
     if kw["report_path"]:
         append(kw["report_path"], jsonl(result.kernels))
+    if options.record:
+        _write_records(options.record, result.kernels)
     if output is not None and output != "-":
         try:
             write_output(output, result.text)  # as a compiler's -o: /dev/null, links
@@ -360,7 +373,8 @@ def rewrite(file: str, output: str | None, diff: bool, tune_db: str | None, **kw
     default=None,
     help="append one JSON object per kernel and variant (JSON Lines)",
 )
-@rewrite_options(without=("variant", "verify"))  # its own --variant; it always verifies
+# its own --variant; it always verifies; its table says what remarks would
+@rewrite_options(without=("variant", "verify", "remarks", "record"))
 @common_options
 def check(
     files: tuple[str, ...], variants: tuple[str, ...], seed: int | None, json_path: str | None, **kw
@@ -405,6 +419,29 @@ def check(
         sys.exit(1)
 
 
+def _say_remarks(kernels: list, wanted: frozenset[str]) -> None:
+    """The remarks of the kinds ``wanted`` on stderr (accsat/remarks.py)."""
+    if not wanted:
+        return
+    from dataclasses import asdict
+
+    from .remarks import lines
+
+    for line in lines((asdict(k) for k in kernels), wanted):
+        click.echo(line, err=True)
+
+
+def _write_records(path: str, kernels: list) -> None:
+    from dataclasses import asdict
+
+    from .records import write
+
+    try:
+        write(path, [asdict(k) for k in kernels])
+    except OSError as exc:
+        fail(f"cannot write {path}: {exc.strerror or exc}")
+
+
 def _tune_choices(options: Options, file: str, db: str) -> Options:
     """``--tune DB``: the database's choice for each kernel of ``file``; notes on stderr."""
     from .frontend.load import read_source
@@ -437,7 +474,7 @@ def _tune_choices(options: Options, file: str, db: str) -> Options:
     show_default=True,
     help="registers and sm_80 occupancy per variant (gcc nvptx offload + ptxas)",
 )
-@rewrite_options(stages_without=("verify",))
+@rewrite_options(without=("remarks", "record"), stages_without=("verify",))
 @common_options
 def advise(
     files: tuple[str, ...], as_json: bool, convention: str, no_rewrite: bool, pressure: bool, **kw

@@ -59,6 +59,8 @@ ORIG = "orig"
 CONFIGS: tuple[str, ...] = (ORIG, *VARIANTS)  # what sweeps and tuning compare
 # a build with a tuning database (accsat tune): each kernel the config chosen for it
 TUNED = "tuned"
+# the kinds of remark (accsat/remarks.py): both, kernels left as written, kernels rewritten
+REMARKS = ("all", "missed", "applied")
 EXACT_VARIANTS = frozenset(name for name, v in VARIANTS.items() if not v.fp_changing)
 # a configuration may name a register budget after the variant: ``cse@keep`` is cse
 # within ``keep`` (Options.registers), ``accsat@64`` accsat within 64 registers a thread
@@ -259,6 +261,24 @@ class Options:
         parse=Count(1),
         stage="verify",
         name="trials",
+    )
+    remarks: str | None = setting(
+        None,
+        "a remark per kernel on stderr, as the compiler's diagnostics (file:line:col: "
+        "remark: accsat: ...): all, missed (left as written, and why) or applied "
+        "(rewritten); in accsat-cc the compiler's own -fopt-info, -Rpass=accsat, -Minfo "
+        "ask too",
+        parse=Choice(REMARKS, "a kind of remarks", "|".join(REMARKS)),
+        stage="pipeline",
+        key=False,
+    )
+    record: str | None = setting(
+        None,
+        "append an optimization record per kernel to PATH (JSON Lines: its report, and "
+        "its lines as written and as rewritten); accsat report reads them",
+        parse=Text("PATH"),
+        stage="pipeline",
+        key=False,
     )
     preprocess: PreprocessOptions = field(default_factory=PreprocessOptions)
     # the compiler and flags the type check compiles with (toolchain.ptx.check_command;

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import math
-import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -23,7 +22,7 @@ from .codegen.placement import PlacementError
 from .codegen.printer import BodyPrinter, temp_prefix
 from .codegen.probe import Probe
 from .codegen.program import Program
-from .codegen.splice import Replacement, line_directive, splice
+from .codegen.splice import Replacement, excerpt, line_directive, splice
 from .egraph.graph import ENode
 from .egraph.rules import RuleSet, rulesets_for
 from .egraph.saturate import InconsistentEGraph, Saturation, saturate
@@ -38,6 +37,7 @@ from .frontend.preprocess import compile_flags
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
 from .report import KEPT_BY_TUNING, NO_GAIN, NOT_LP64, OUT_OF_TIME, OVER_BUDGET, KernelReport
+from .settings import environment
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
@@ -113,6 +113,11 @@ def rewrite_file(
         results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
+    for kernel, (report, replacement, _) in zip(loaded.kernels, results, strict=True):
+        if isinstance(kernel.span, BodySpan):
+            span = (kernel.span.start, kernel.span.end)
+            written, rewritten = excerpt(loaded.text, kernel.line, span, replacement)
+            report.bodies = {"line": kernel.line, "original": written, "rewritten": rewritten}
     reports = [report for report, _, _ in results]
     replacements = [r for _, r, _ in results if r is not None]
     out = splice(loaded.text, replacements, options.line_directives)
@@ -198,6 +203,7 @@ def prepare(
                     kernel.function,
                     config,
                     kind=kernel.kind,
+                    column=kernel.column,
                 ).unchanged(why),
                 None,
                 None,
@@ -214,6 +220,7 @@ def prepare(
                     kernel.function,
                     config,
                     kind=kernel.kind,
+                    column=kernel.column,
                 ).unchanged(_too_deep(exc)),
                 None,
                 None,
@@ -256,6 +263,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
         kernel.function,
         options.variant,
         kind=kernel.kind,
+        column=kernel.column,
     )
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
@@ -309,7 +317,9 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     report.cost["printed"] = printed.counts.cost
     report.registers = printed.budget
     promoted = promote.count(ssa, ctx.promote) if ctx.promote else 0
-    if not _pays(printed, ssa, promoted):
+    assert isinstance(kernel.span, BodySpan)
+    as_written = printed.text == ctx.file.text[kernel.span.start : kernel.span.end]
+    if as_written or not _pays(printed, ssa, promoted):  # the same text: nothing to pay
         report.no_gain = _no_gain(report.cost, printed.inline_shared)
         return report.unchanged(NO_GAIN), None, None
     report.hoisted, report.promoted = printed.hoisted, promoted
@@ -322,9 +332,7 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
         report.verification = verdict.as_dict()
         if verdict.failed:
             return (
-                report.unchanged(
-                    f"rewrite failed verification, kept as written: {verdict.message}"
-                ),
+                report.unchanged(f"the rewrite failed verification: {verdict.message}"),
                 None,
                 None,
             )
@@ -372,7 +380,7 @@ def reread_check(
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
-    reason (a bug of accsat's: ``$ACCSAT_REREAD_STRICT`` set makes it an error).
+    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error).
     ``share``: the kernels are read back in two processes."""
     todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
     if not todo:
@@ -405,8 +413,7 @@ def reread_check(
         if why:
             out[i] = (
                 results[i][0].unchanged(
-                    f"internal: the printed C does not re-read as the "
-                    f"extracted program, kept as written: {why}"
+                    f"internal: the printed C does not re-read as the extracted program: {why}"
                 ),
                 None,
                 None,
@@ -432,10 +439,10 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
 
 
 def _mismatch(loaded: LoadedFile, i: int, why: str, exc: Exception) -> str:
-    """``why`` kernel ``i`` does not re-read as extracted; with ``$ACCSAT_REREAD_STRICT``
-    set (tests, the fuzzer) an error instead (under a share it names the first kernel
+    """``why`` kernel ``i`` does not re-read as extracted; with the setting
+    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead (under a share it names the first kernel
     checked that failed: the biggest first, not the first in the file)."""
-    if os.environ.get("ACCSAT_REREAD_STRICT"):
+    if environment("reread_strict"):
         raise AssertionError(
             f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"
         ) from exc

@@ -6,14 +6,14 @@ import json
 from dataclasses import asdict, dataclass, field
 
 NO_GAIN = "no gain"  # the reason of a kernel whose rewrite would not pay (docs/rewrites.md)
-KEPT_BY_TUNING = "kept as written (tuning database: orig)"
-# kernels left as written by choice, not because accsat could not handle them: no warning
+KEPT_BY_TUNING = "the tuning database chose orig (the code as written) for it"
 # a kernel even planned as written does not fit the register budget (codegen/budget.py)
-OVER_BUDGET = "kept as written: over the register budget"
+OVER_BUDGET = "over the register budget"
 # a kernel not started before the file's time budget (accsat-cc's timeout) was nearly spent
-OUT_OF_TIME = "kept as written: the file's time budget ran out before this kernel"
+OUT_OF_TIME = "the file's time budget (accsat-cc's timeout) ran out before this kernel started"
 # a compile for a target whose long or pointers are not 64 bits (-m32): not modelled
 NOT_LP64 = "the target's long and pointers are not 64 bits (-m32?): accsat models LP64 only"
+# kernels left as written by choice, not because accsat could not handle them: no warning
 BY_CHOICE = (NO_GAIN, KEPT_BY_TUNING)
 # what a unit of rewriting is (the report's ``kind``): the body of an innermost parallel
 # loop, a function marked as a device routine (``acc routine``, ``omp declare target``), or
@@ -28,6 +28,9 @@ class KernelReport:
     construct: str
     function: str
     variant: str
+    # of the loop's ``for`` on ``line``, as gcc counts columns (a tab to the next
+    # multiple of 8; 0: not known)
+    column: int = 0
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
     kind: str = LOOP_BODY  # LOOP_BODY | ROUTINE | CALLEE
@@ -69,6 +72,11 @@ class KernelReport:
         }
     )
 
+    # the kernel's lines as written and as rewritten (codegen.splice.excerpt), from the
+    # line of its ``for`` ("line", "original", "rewritten"): for an optimization record
+    # (accsat/records), not for the report
+    bodies: dict | None = None
+
     @property
     def worth_a_warning(self) -> bool:
         """Left as written for a reason the user may want to act on (not by choice)."""
@@ -109,7 +117,10 @@ class KernelReport:
         return self
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=False)
+        """The report's line (without the bodies, which only a record holds)."""
+        fields = asdict(self)
+        fields.pop("bodies")
+        return json.dumps(fields, sort_keys=False)
 
 
 def jsonl(reports: list[KernelReport]) -> str:

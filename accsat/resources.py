@@ -2,14 +2,16 @@
 
 They sit at the top of the source tree when the package is installed editable;
 a regular install puts them under ``<prefix>/share/accsat`` (pyproject's
-data-files); ACCSAT_DATA points elsewhere when they were moved.
+data-files); the setting ``data`` (settings.Environment) points elsewhere when they
+were moved.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
+
+from .settings import Environment, by_name, environment
 
 if sys.version_info >= (3, 11):  # the TOML reader of rules/ and cost_models/
     import tomllib
@@ -20,9 +22,9 @@ __all__ = ["data_dir", "data_root", "tomllib"]
 
 
 def data_root() -> Path:
-    env = os.environ.get("ACCSAT_DATA")
-    if env:
-        return Path(env)
+    moved = environment("data")
+    if moved:
+        return Path(moved)
     tree = Path(__file__).resolve().parent.parent
     if (tree / "rules").is_dir():
         return tree
@@ -37,6 +39,7 @@ def data_dir(name: str) -> Path:
     if not path.is_dir():
         raise FileNotFoundError(
             f"accsat data folder {name}/ not found under {data_root()}; "
-            "install accsat with 'pip install -e .' from its source tree or set ACCSAT_DATA"
+            "install accsat with 'pip install -e .' from its source tree or set "
+            + by_name(Environment)["data"].env
         )
     return path

@@ -3,7 +3,7 @@
 A setting is a dataclass field made by :func:`setting`: its name, parser,
 default, help, the stage that reads it and whether it enters the rewrite's
 cache key sit on the field, next to its type. Everything else derives from the
-name: the config-file key ``name``, the environment variable ``ACCSAT_NAME``
+name: the config-file key ``name``, the environment variable ``ACCSAT_<NAME>``
 and, for a rewrite setting, the ``accsat`` option ``--name`` (dashes for
 underscores; a yes/no setting is a flag, ``--name/--no-name`` when it is on by
 default). :func:`declared` lists the settings of a class, those of the
@@ -11,7 +11,7 @@ dataclasses it holds included (``Options.limits``), in field order;
 :func:`build` makes an instance from a mapping of names to values.
 
 The rewrite's settings are fields of :class:`accsat.options.Options`, the
-compiler wrapper's of :class:`accsat.wrapper.config.Config`. ``accsat``'s
+compiler wrapper's of :class:`accsat.ccconfig.Config`. ``accsat``'s
 options (accsat/cliparams.py), accsat-cc's environment, config file,
 ``--help`` and ``--show-config`` (accsat/wrapper/) and ``Options.key()`` all
 walk them, so a new setting is one field plus the code that reads it.
@@ -36,6 +36,7 @@ STAGES = ("pipeline", "saturate", "extract", "codegen", "verify", "wrapper")
 MAX_SECONDS = 365 * 24 * 3600.0
 NO_LIMIT = 1e7  # seconds: a timeout of inf (or more) means this; select() and friends take it
 
+PREFIX = "ACCSAT_"  # of every setting's environment variable
 _TRUE = ("1", "yes", "true", "on")
 _FALSE = ("0", "no", "false", "off")
 _META = "accsat.setting"
@@ -275,7 +276,7 @@ class Setting:
     @property
     def env(self) -> str:
         """The environment variable."""
-        return "ACCSAT_" + self.name.upper()
+        return PREFIX + self.name.upper()
 
     @property
     def flag(self) -> str:
@@ -284,7 +285,7 @@ class Setting:
 
     @property
     def metavar(self) -> str:
-        """What help writes after ``ACCSAT_NAME=`` and the option."""
+        """What help writes after ``ACCSAT_<NAME>=`` and the option."""
         return self.placeholder or str(getattr(self.parse, "metavar", "VALUE"))
 
     @property
@@ -371,3 +372,39 @@ def key_data(obj: Any) -> dict[str, Any]:
             record = dataclasses.is_dataclass(value) and not isinstance(value, type)
             out[f.name] = dataclasses.asdict(value) if record else value
     return out
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Settings read from the environment alone, where they act (no option, no key of
+    accsat-cc's config file): where the data folders were moved, and what tests ask."""
+
+    data: str | None = setting(
+        None,
+        "the folder holding rules/, cost_models/ and fakelibc/ where they were moved "
+        "(default: the source tree, else <prefix>/share/accsat)",
+        parse=Text("DIR"),
+        stage="pipeline",
+        key=False,
+        option=False,
+    )
+    reread_strict: bool = setting(
+        False,
+        "a kernel whose printed C does not re-read as the extracted program is an error, "
+        "not a kernel left as written (the tests and the fuzzer set it)",
+        parse=Flag(),
+        stage="pipeline",
+        key=False,
+        option=False,
+    )
+
+
+def environment(name: str, environ: Mapping[str, str] | None = None) -> Any:
+    """The value of :class:`Environment`'s setting ``name`` from ``$ACCSAT_<NAME>``; its
+    default where the variable is unset, empty or no value of it."""
+    s = by_name(Environment)[name]
+    raw = (os.environ if environ is None else environ).get(s.env, "")
+    try:
+        return s.parse(raw) if raw.strip() else s.default_value()
+    except ValueError:
+        return s.default_value()

@@ -16,6 +16,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from accsat import ccconfig
 from accsat.options import DEFAULT_VARIANT, TUNED
 from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
@@ -137,7 +138,7 @@ def build_tuned(
         accsat_cache,
         make_jobs,
         build_timeout,
-        {"ACCSAT_TUNE": str(db), "ACCSAT_BUILD_DIR": str(folder / "tree")},
+        ccconfig.environment(tune=str(db), build_dir=str(folder / "tree")),
     )
     record["seconds"] = round(record.get("seconds", 0.0) + done.seconds, 3)
     record["tune"] = str(folder / "tune")

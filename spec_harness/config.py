@@ -9,10 +9,10 @@ from pathlib import Path
 
 import jinja2
 
+from accsat import ccconfig
 from accsat.options import ORIG
 from accsat.sweep import accsat_cc
 from accsat.sweep.cells import Cell
-from accsat.toolchain import events
 from accsat.toolchain.compilers import Compiler, Flags
 
 from .flags import LIBS
@@ -32,9 +32,7 @@ def cc_line(cell: Cell, compiler: Compiler, report: Path, event_log: Path, cache
         return cc
     env = {
         **accsat_cc.config_environment(cell.variant),
-        "ACCSAT_REPORT": str(report),
-        events.VARIABLE: str(event_log),
-        "ACCSAT_CACHE_DIR": str(cache),
+        **ccconfig.environment(report=str(report), events=str(event_log), cache_dir=str(cache)),
     }
     return "env " + " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + cc
 

@@ -15,8 +15,9 @@ PACKAGES = ("accsat", "npb_harness", "spec_harness")
 STAGES = (
     # the two programs, ``accsat`` and ``accsat-cc``: neither imports the other
     grimp.Layer("accsat.cli", "accsat.wrapper", independent=True),
-    # what they run: the tuner (its database is what accsat-cc applies) and the advisor
-    grimp.Layer("accsat.tune", "accsat.advise", independent=True),
+    # what they run: the tuner (its database is what accsat-cc applies), the advisor and
+    # the optimization records (accsat-cc writes them, accsat report reads them)
+    grimp.Layer("accsat.tune", "accsat.advise", "accsat.records", independent=True),
     # the sweep engine the tuner and the benchmark harnesses share
     "accsat.sweep",
     "accsat.check",
@@ -25,6 +26,9 @@ STAGES = (
     "accsat.codegen",
     "accsat.extract",
     "accsat.egraph",
+    # accsat-cc's settings (its own and the rewrite's), read by the tuner and the sweeps
+    # that build through it as by accsat-cc itself
+    "accsat.ccconfig",
     grimp.Layer("accsat.ssa", "accsat.options", independent=True),
     "accsat.frontend",
     # compilers and their flags, the process runner, records: for every stage above
@@ -36,10 +40,11 @@ STAGES = (
         "accsat.fileio",
         "accsat.errors",
         "accsat.occupancy",
-        "accsat.settings",
         "accsat.resources",
         independent=True,
     ),
+    # how a setting is declared and read (every setting: settings.Environment's too)
+    "accsat.settings",
 )
 
 

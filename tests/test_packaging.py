@@ -34,3 +34,17 @@ def test_the_data_folders_are_installed():
             if p.is_file() and p.suffix in (".egg", ".toml", ".h")
         }
         assert present and present <= {p.relative_to(root) for p in listed}, folder
+
+
+def test_the_package_data_is_installed():
+    """A wheel carries every file of the accsat package that is not Python (the schema,
+    the records page's template; the launcher is a script-file)."""
+    setuptools = tomllib.loads(PYPROJECT.read_text())["tool"]["setuptools"]
+    package = PYPROJECT.parent / "accsat"
+    listed = {f for pattern in setuptools["package-data"]["accsat"] for f in package.glob(pattern)}
+    data = {
+        p
+        for p in package.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and p.parent.name != "bin"
+    }
+    assert data and data <= listed, sorted(str(p) for p in data - listed)

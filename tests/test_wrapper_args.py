@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from accsat.ccconfig import Config
 from accsat.wrapper.args import UsageError, classify, split_compiler
-from accsat.wrapper.config import Config
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from marks import CLANG, needs_clang
 
 GCC = shutil.which("gcc")
 pytestmark = pytest.mark.skipif(GCC is None, reason="gcc is not installed")
@@ -645,9 +646,10 @@ def test_ccache_launcher(proj, session_env, expected_output):
     assert r.returncode == 0 and plain(proj, session_env, "./prog").stdout == expected_output
 
 
-@pytest.mark.skipif(shutil.which("clang") is None, reason="clang is not installed")
+@needs_clang
 def test_clang_warnings_and_dependencies(proj, session_env):
-    args = ["clang", "-c", "-O2", "-Wall", "-MMD", "-fopenmp", "src/kern.c"]
+    assert CLANG is not None
+    args = [CLANG, "-c", "-O2", "-Wall", "-MMD", "-fopenmp", "src/kern.c"]
     p = plain(proj, session_env, *args)
     expected = (proj / "kern.d").read_text()
     (proj / "kern.d").unlink()

@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import pytest
 
+from accsat.ccconfig import Config
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import Limits, Options
 from accsat.wrapper import cache, deps, workdir
-from accsat.wrapper.config import Config
 from accsat.wrapper.rewrite import Outcome
 
 

@@ -125,9 +125,24 @@ def budget_plan(
         full.budget = {**report, "after": now.registers}
         return full
     base = planner(program, choice, class_of, False, share=False)
-    best, figures, slots = _search(program, base, cap, most_held)
+    try:
+        best, figures, slots = _search(program, base, cap, most_held)
+    except OverBudget as exc:
+        raise OverBudget(f"{_allowed(setting, most, ptxas_written)}; {exc}") from None
     best.budget = {**report, "after": figures.registers, "held": slots}
     return best
+
+
+def _allowed(setting: str | int, most: int, ptxas_written: int | None) -> str:
+    """What the budget allows, in words (a reason's first half)."""
+    if setting == KEEP and ptxas_written is not None:
+        return (
+            f"keep allows {most} registers a thread (the occupancy step of the "
+            f"{ptxas_written} ptxas gives the kernel as written)"
+        )
+    if setting == KEEP:
+        return f"keep allows {most} registers a thread (the occupancy step as written)"
+    return f"the budget is {most} registers a thread"
 
 
 def _search(
@@ -141,7 +156,9 @@ def _search(
     figures = model(program, plan)
     lo, hi, found = 0, top, (plan, figures, 0)
     if figures.peak > cap:
-        raise OverBudget(f"the model needs {figures.registers} registers without sharing")
+        raise OverBudget(
+            f"accsat's model puts the kernel at {figures.registers} registers even sharing no value"
+        )
     while lo < hi:
         mid = (lo + hi + 1) // 2
         plan = _Belady(base, mid).run()

@@ -132,6 +132,8 @@ class ConstantSpelling:
         self._access_by_origin: dict[int, dict[object, set[WrittenAccess]]] = {}
         self._every_access: dict[object, set[WrittenAccess]] | None = None
         self._printed: dict[str, object] = {}  # an access as printed -> its tree's key
+        # per origin (None: the whole body): an access's tokens -> the texts written so
+        self._spaced: dict[int | None, dict[str, set[str]]] = {}
         self._reads_constants = any(
             s.sym is not None and ssa.terms[s.tid].op == "Const"
             for o in self.origins
@@ -217,6 +219,45 @@ class ConstantSpelling:
         written = next(iter(found))
         return written if written.reads else None
 
+    def spaced(self, printed: str, origin: Origin | None) -> str | None:
+        """The user's text of an access that differs from ``printed`` in blanks only
+        (``u[3*n + x]`` for the printed ``u[3 * n + x]``): the statement's, else the one
+        text the body writes it with. Equal tokens read alike wherever they are printed."""
+        key = _tokens(printed)
+        for scope in (origin, None):
+            found = self._spaced_texts(scope).get(key, set())
+            if len(found) == 1:
+                return next(iter(found))
+            if found:
+                return None
+        return None
+
+    def _spaced_texts(self, origin: Origin | None) -> dict[str, set[str]]:
+        key = None if origin is None else id(origin)
+        if key not in self._spaced:
+            out: dict[str, set[str]] = {}
+            for o in self.origins if origin is None else [origin]:
+                w = None if self.layout is None else self.layout.written(o.node)
+                if w is None or self.layout is None or self.layout.source_map is None:
+                    continue
+                for start, _ in access_texts(self.layout.source_map, w.start, w.end):
+                    text = self._written_access(start)
+                    if text is not None:
+                        out.setdefault(_tokens(text), set()).add(text)
+            self._spaced[key] = out
+        return self._spaced[key]
+
+    def _written_access(self, start: int) -> str | None:
+        """The access written at ``start``, exactly (one line, no comment)."""
+        assert self.layout is not None and self.layout.source_map is not None
+        source = self.layout.source_map
+        k = bisect.bisect_left(source.starts, start)
+        stop = source.path_end(k + 1)
+        if stop is None:
+            return None
+        text = source.text[start : source.tokens[stop - 1].end]
+        return text if "\n" not in text and "/*" not in text and "//" not in text else None
+
     def _all_accesses(self) -> dict[object, set[WrittenAccess]]:
         if self._every_access is None:
             self._every_access = {}
@@ -285,6 +326,10 @@ def _substitute(tree: c_ast.Node, values: dict[str, tuple[Symbol, int, str]]) ->
             else:
                 getattr(n, item.group(1))[int(item.group(2))] = new
     return tuple(reads)
+
+
+def _tokens(text: str) -> str:
+    return " ".join(t.text for t in tokenize(text))
 
 
 def _canonical(tree: c_ast.Node) -> c_ast.Node:

@@ -23,7 +23,7 @@ from typing import Any
 
 from pycparser import c_ast
 
-from ..ops import ARITHMETIC
+from ..ops import ARITHMETIC, COND_PREC
 from ..ssa import ir
 from ..ssa.state import Origin
 from .layout import Layout, Written
@@ -33,6 +33,13 @@ from .splice import line_directive
 
 # compound assignment -> the operations whose first operand may be its target
 _COMPOUND = {"+=": ("Add", "Fma"), "-=": ("Sub",), "*=": ("Mul",), "/=": ("Div",)}
+# an increment or decrement as pycparser spells it -> its operation, and how it prints
+_STEPS = {
+    "p++": ("Add", "{}++"),
+    "++": ("Add", "++{}"),
+    "p--": ("Sub", "{}--"),
+    "--": ("Sub", "--{}"),
+}
 
 
 _SIMPLE = (ir.Assign, ir.Store, ir.Eval, ir.Verbatim)
@@ -126,6 +133,28 @@ class Keeper:
         return self.layout.written(origin.node)
 
     # -- what the printer asks ----------------------------------------------------------
+    def indent(self, stmt: ir.Stmt) -> str | None:
+        """The user's indentation of the statement ``stmt`` comes from, where it starts a
+        line of its own (its temporaries and its lines are printed at it)."""
+        w = self.written(stmt)
+        if w is None or not w.own_line or self.layout is None:
+            return None
+        span = self.layout.span
+        # a body written without braces gets ours, and its statements a level inside them
+        return w.indent if span is None or span.braced else None
+
+    def gap(self, stmt: ir.Stmt, part: str, indent: str) -> str:
+        """The blanks the user wrote at ``part`` of a loop or an if (layout.Written's
+        ``open_gap``, ``else_lead``, ``else_gap``): ``){`` or ``) {``, ``} else`` or a
+        line break (then at ``indent``); a space where the statement was not written so."""
+        w = self.written(stmt)
+        blank = getattr(w, part) if w is not None else None
+        if part.endswith("_trail"):  # after a brace: as written, else nothing
+            return blank or ""
+        if blank is None:
+            return " "
+        return "\n" + indent if "\n" in blank else blank
+
     def header(self, stmt: ir.Loop) -> str:
         """A loop's header as written (macros in its bounds included)."""
         origin = self.origins.get(stmt.pos)
@@ -160,6 +189,8 @@ class Keeper:
         value is still ``x + e`` with ``x`` its own target (else None: ``x = ...``)."""
         origin = self.origins.get(stmt.pos)
         node = origin.node if origin is not None else None
+        if isinstance(node, c_ast.UnaryOp) and node.op in _STEPS:
+            return self._step(stmt, lhs, cls, node.op)
         if not isinstance(node, c_ast.Assignment) or node.op not in _COMPOUND:
             return None
         ex = self.pr.expr
@@ -169,18 +200,54 @@ class Keeper:
         target, rest = value.children[0], value.children[1:]
         if not self._is_target(stmt, target):
             return None
-        if isinstance(stmt, ir.Assign):
-            ex.charge_read(target)
-        else:  # the load the compound assignment does
-            ex.charge(target, ex.choice[target])
-            self.pr.counts.loads += 1
+        self._charge_target(stmt, target)
         ex.charge(cls, value)
         if value.op in ARITHMETIC:
             self.pr.counts.ops += 1
         if value.op == "Fma":
             self.pr.counts.fma += 1
             return f"{lhs} {node.op} {ex.product(*rest)}"
-        return f"{lhs} {node.op} {ex.expr(rest[0])[0]}"
+        # converted to the target's type as in ``x op e``: a cast that does so is implied
+        return f"{lhs} {node.op} {ex.operand(rest[0], ex.ctype(target), COND_PREC)[0]}"
+
+    def _step(self, stmt: ir.Assign | ir.Store, lhs: str, cls: int, op: str) -> str | None:
+        """``x[i]++`` (as written: ``++x``, ``x--``...) for a statement the user wrote as
+        an increment or decrement, when its value is still its target plus or minus 1."""
+        ex = self.pr.expr
+        value = ex.choice[cls]
+        kind, spelling = _STEPS[op]
+        if ex.name_of(cls) is not None or value.op != kind:
+            return None
+        target, step = value.children
+        if not self._is_target(stmt, target) or not self._is_one(step):
+            return None
+        self._charge_target(stmt, target)
+        ex.charge(cls, value)
+        self.pr.counts.ops += 1
+        return spelling.format(lhs)
+
+    def _is_one(self, cls: int) -> bool:
+        """The constant 1 (of any arithmetic type, through a conversion of it)."""
+        ex = self.pr.expr
+        node = ex.choice[cls]
+        while node.op == "Cast" and ex.name_of(cls) is None:
+            cls = node.children[0]
+            node = ex.choice[cls]
+        if node.op != "Const" or ex.name_of(cls) is not None:
+            return False
+        try:
+            return float(node.attrs[0].rstrip("uUlLfF")) == 1.0
+        except ValueError:
+            return False
+
+    def _charge_target(self, stmt: ir.Assign | ir.Store, target: int) -> None:
+        """The read of its target a compound assignment or an increment does."""
+        ex = self.pr.expr
+        if isinstance(stmt, ir.Assign):
+            ex.charge_read(target)
+        else:  # the load the compound assignment does
+            ex.charge(target, ex.choice[target])
+            self.pr.counts.loads += 1
 
     def _is_target(self, stmt: ir.Assign | ir.Store, cls: int) -> bool:
         ex = self.pr.expr
@@ -221,17 +288,18 @@ class Keeper:
         if not then_bare and not else_bare and chain is None:
             return
         if then_bare:
-            lines[start] = lines[start][:-2]  # " {"
+            lines[start] = _without_brace(lines[start])
+        closing = "" if then_bare else "}" + self.gap(stmt, "else_lead", indent)
         if chain is not None:  # } else if (...): the else's one statement is an if
-            lines[middle : end + 1] = [
-                indent + ("" if then_bare else "} ") + "else " + chain[0].lstrip(),
-                *chain[1:],
-            ]
+            lines[middle : end + 1] = [indent + closing + "else " + chain[0].lstrip(), *chain[1:]]
             return
         if stmt.orelse is not None:
-            lines[middle] = (
-                indent + ("" if then_bare else "} ") + "else" + ("" if else_bare else " {")
+            opening = (
+                ""
+                if else_bare
+                else self.gap(stmt, "else_gap", indent) + "{" + self.gap(stmt, "else_trail", "")
             )
+            lines[middle] = indent + closing + "else" + opening
         if else_bare or (then_bare and stmt.orelse is None):
             del lines[end]
 
@@ -264,7 +332,7 @@ class Keeper:
             node.stmt, start + 1, len(self.pr.lines) - 1
         ):
             lines = self.pr.lines
-            lines[start] = lines[start][:-2]
+            lines[start] = _without_brace(lines[start])
             del lines[len(lines) - 1]
 
     def _node(self, stmt: ir.Stmt) -> object:
@@ -381,3 +449,10 @@ class Keeper:
 
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip())]
+
+
+def _without_brace(line: str) -> str:
+    """A header line without the ``{`` that ends it (and the blanks around the brace)."""
+    line = line.rstrip(" \t")
+    assert line.endswith("{"), line
+    return line[:-1].rstrip()

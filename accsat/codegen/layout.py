@@ -36,6 +36,16 @@ class Written:
     trail: str = ""  # a comment after it on its last line, with the spaces before it
     header_end: int | None = None  # loops and ifs: offset after the ')' of the header
     decl_end: int | None = None  # a declaration of one declarator: offset of its '='
+    # the blanks the user wrote between a loop's or an if's ``)`` and the ``{`` of its body
+    # (``){``, ``) {``, a line break), between the then-branch and ``else``, and between
+    # ``else`` and its ``{``; None where there is no such brace (or a comment between)
+    open_gap: str | None = None
+    else_lead: str | None = None
+    else_gap: str | None = None
+    # the blanks after the ``{`` of the body (of the then-branch) and of the else-branch
+    # up to the end of the line: a brace re-printed keeps them
+    open_trail: str | None = None
+    else_trail: str | None = None
 
 
 @dataclass
@@ -187,7 +197,7 @@ class _Aligner:
         w = Written(start, end, own, pieces[-1] if own else "", _lead_lines(gap) if own else [])
         m = _TRAIL.match(text, end)
         if m is not None:
-            w.trail = m.group().rstrip() if m.group(1) else ""
+            w.trail = m.group().removesuffix("\r")  # a comment, and the blanks as written
             return w, m.end()
         return w, end
 
@@ -199,7 +209,10 @@ class _Aligner:
         elif isinstance(item, (c_ast.For, c_ast.While)):
             h = self.src._skip_group(s0 + 1, "(", ")")
             if h is not None and h < s1:
-                self.out.of[id(item)].header_end = toks[h - 1].end
+                w = self.out.of[id(item)]
+                w.header_end = toks[h - 1].end
+                w.open_gap = self.blank_before(h, "{")
+                w.open_trail = self.blank_after(h, "{")
                 self.branch(item.stmt, h, s1)
         elif isinstance(item, c_ast.DoWhile):
             e = self.src._statement_end(s0 + 1)
@@ -210,13 +223,37 @@ class _Aligner:
             e = None if h is None else self.src._statement_end(h)
             if h is None or e is None or e > s1:
                 return
-            self.out.of[id(item)].header_end = toks[h - 1].end
+            w = self.out.of[id(item)]
+            w.header_end = toks[h - 1].end
+            w.open_gap = self.blank_before(h, "{")
+            w.open_trail = self.blank_after(h, "{")
             self.branch(item.iftrue, h, e)
             if item.iffalse is not None and e < s1 and toks[e].text == "else":
+                if toks[e - 1].text == "}":
+                    w.else_lead = self.blank_before(e, "else")
+                w.else_gap = self.blank_before(e + 1, "{")
+                w.else_trail = self.blank_after(e + 1, "{")
                 self.branch(item.iffalse, e + 1, s1)
+
+    def blank_after(self, i: int, text: str) -> str | None:
+        """The blanks after token ``i`` to the end of its line when token ``i`` is
+        ``text`` and nothing else follows it on its line (None otherwise)."""
+        if i >= len(self.toks) or self.toks[i].text != text:
+            return None
+        m = re.compile(r"[ \t]*(?=\r?\n)").match(self.src.text, self.toks[i].end)
+        return m.group() if m else None
+
+    def blank_before(self, i: int, text: str) -> str | None:
+        """The blanks between token ``i - 1`` and token ``i`` when token ``i`` is
+        ``text`` (None otherwise, or where a comment lies between)."""
+        if i >= len(self.toks) or self.toks[i].text != text:
+            return None
+        gap = self.src.text[self.toks[i - 1].end : self.toks[i].start]
+        return gap if gap.strip() == "" else None
 
 
 def _lead_lines(gap: str) -> list[str]:
-    """The whole lines of a gap between statements (comments and blank lines)."""
+    """The whole lines of a gap between statements (comments and blank lines), as
+    written (a line's blanks at its end too; its ``\r`` goes with its line end)."""
     pieces = gap.split("\n")
-    return [p.rstrip() for p in pieces[1:-1]]
+    return [p.removesuffix("\r") for p in pieces[1:-1]]

@@ -17,6 +17,7 @@ where its inputs exist, loads at one point sorted by array and index.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from ..egraph.graph import ENode, reach
@@ -30,7 +31,12 @@ from .cexpr import constant_expr, scalar_type
 from .program import Holder, Point, Program, Use
 
 INLINE_ONLY = {"Const", "Sym", "TNil", "TCons"}
-_INDEX_OPS = {"Add", "Sub", "Mul", "Neg", "Shl", "Cast"}
+_INDEX_OPS = {
+    "Add", "Sub", "Mul", "Div", "Mod", "Neg", "Shl", "Shr", "BitAnd", "BitOr", "BitXor",
+    "BitNot", "Cast",
+}  # fmt: skip
+# the access path of a named variable or of a member of one (``n``, ``s.len``, ``s.p.q``)
+_NAMED = re.compile(r"(\.\w+)*")
 _INDEX_LEAVES = {"Var", "Phi", "Const"}
 # Leaves that exist from a point of the kernel on (variables' values, call
 # results); constants and symbols exist everywhere.
@@ -58,6 +64,8 @@ class Plan:
     order: dict[Point, list[int]] = field(default_factory=dict)  # emission order per point
     holders: dict[int, list[Holder]] = field(default_factory=dict)
     calls: set[int] = field(default_factory=set)  # CallRes classes (named by their Eval)
+    # where each CallRes class is read (a call read once, by its own statement, prints there)
+    call_uses: dict[int, list[float]] = field(default_factory=dict)
     hoisted: int = 0  # bulk loads moved above a store they do not alias (what pays)
     # under a register budget (budget.py) a class may be computed again at a later point
     # (``order`` names it there too); a value read back from where a store put it is
@@ -178,10 +186,11 @@ class _Planner:
         return at
 
     def index_arithmetic(self, cls: int) -> bool:
-        """Integer +, -, *, << and conversions over variables and constants (i + 1,
-        (k * ny + j) * nx + i): printed where used, never in a temporary. Every
-        compiler shares and strength-reduces such address arithmetic by itself, so a
-        temporary would change the text without changing the code (docs/rewrites.md)."""
+        """Integer arithmetic (+, -, *, /, %, shifts, bitwise operators) and conversions
+        over variables and constants (i + 1, (k * ny + j) * nx + i, x % 5, i * n with
+        ``n`` a global): printed where used, never in a temporary. Every compiler shares
+        and strength-reduces such address arithmetic by itself, so a temporary would
+        change the text without changing the code (docs/rewrites.md)."""
         if cls not in self._index:
             node = self.choice[cls]
             t = scalar_type(node.ctype)
@@ -190,11 +199,22 @@ class _Planner:
                 and ct.is_integer(t)
                 and (
                     node.op in _INDEX_LEAVES
+                    or self.named_load(cls)
                     or node.op in _INDEX_OPS
                     and all(self.index_arithmetic(c) for c in node.children)
                 )
             )
         return self._index[cls]
+
+    def named_load(self, cls: int) -> bool:
+        """A load of a variable by its name, or of a member of one (``n``, ``s.len``: a
+        global, a local whose address is taken): a compiler keeps its value in a
+        register as long as no store can reach it, which is as long as accsat shares
+        it, so a temporary of ours would only copy it."""
+        node = self.choice[cls]
+        if node.op != "Load" or self.choice[node.children[0]].op != "Sym":
+            return False
+        return bool(_NAMED.fullmatch(node.attrs[0])) and self.choice[node.children[1]].op == "TNil"
 
     def int_to_floating(self, cls: int) -> bool:
         """``(double)i``: printed where used, never in a temporary. gcc folds
@@ -222,6 +242,12 @@ class _Planner:
             and node.op not in ("Load", "Var", "Phi", "Const", "CallRes")
         )
 
+    def to_pointer(self, cls: int) -> bool:
+        """``(real_t *)p``: a conversion to a pointer costs no instruction; printed
+        where used (``*((real_t *)p) -= 5;``), never in a temporary of its own."""
+        node = self.choice[cls]
+        return node.op == "Cast" and node.ctype.rstrip().endswith("*")
+
     def constant(self, cls: int) -> bool:
         return constant_expr(self.choice, cls, self._constant)
 
@@ -245,7 +271,12 @@ class _Planner:
             for use, store in served.values():
                 for tid in (store.base, *store.indices):
                     self.evaluate(self.class_of[tid], [use], uses)
+
         self.uses = uses
+        self.plan.call_uses = {  # where no variable of the user's holds it
+            c: sorted({u.pos for u in uses.get(c, []) if not self.covered(c, u)})
+            for c in self.plan.calls
+        }
         self.order_points()
         return self.plan
 
@@ -317,6 +348,10 @@ class _Planner:
                 )
             self.plan.temps[cls] = self.p.first_point_after(info.ctx, info.pos)
             return []
+        if self.named_load(cls) and self.fits(cls, open_uses):
+            self._inline_shared(cls, open_uses, NAME)  # read by name at each use
+            return self.check(cls, open_uses)
+
         pin = self.pin(cls)
         if pin is not None and not self.p.is_block(pin):
             self._inline_shared(cls, open_uses, GUARDED)
@@ -328,7 +363,7 @@ class _Planner:
             # a negation goes into what uses it (a - b * c): never a temporary of its own
             self._inline_shared(cls, open_uses, NEGATION if node.op == "Neg" else INDEX)
             return self.check(cls, open_uses)
-        elif self.int_to_floating(cls):
+        elif self.int_to_floating(cls) or self.to_pointer(cls):
             self._inline_shared(cls, open_uses, CONVERSION)
             return self.check(cls, open_uses)
         elif self.excess_precision(cls):
@@ -414,16 +449,26 @@ class _Planner:
         return ctx
 
     def check(self, cls: int, evaluated: list[Use]) -> list[Use]:
-        node = self.choice[cls]
-        pin = self.pin(cls)
         for u in evaluated:
-            if pin is not None and self.p.is_block(pin) and not self.p.is_within(u.ctx, pin):
-                raise PlacementError("a value would be computed outside its context")
-            if node.op == "Load":
-                info = self.leaf.get(cls)
-                if info is not None and info.kill is not None and u.pos > info.kill:
-                    raise PlacementError("a load would move past a store that may alias it")
+            why = self.misplaced(cls, u)
+            if why:
+                raise PlacementError(why)
         return evaluated
+
+    def fits(self, cls: int, uses: list[Use]) -> bool:
+        """``cls`` may be computed at each of ``uses`` (check would pass)."""
+        return not any(self.misplaced(cls, u) for u in uses)
+
+    def misplaced(self, cls: int, u: Use) -> str:
+        """Why ``cls`` may not be computed at ``u``; "" when it may."""
+        pin = self.pin(cls)
+        if pin is not None and self.p.is_block(pin) and not self.p.is_within(u.ctx, pin):
+            return "a value would be computed outside its context"
+        if self.choice[cls].op == "Load":
+            info = self.leaf.get(cls)
+            if info is not None and info.kill is not None and u.pos > info.kill:
+                return "a load would move past a store that may alias it"
+        return ""
 
     def order_points(self) -> None:
         """At each point: inputs before users; loads first, sorted by array and index."""

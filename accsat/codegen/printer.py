@@ -113,6 +113,9 @@ class BodyPrinter:
         self.own = own or (prefix,)  # prefixes of the variables accsat declares
         self.declared_last: tuple[str, int] | None = None  # name, its declaration's line
         self.merged_store = -1  # pos of the store printed as its declaration's initialiser
+        self.current: tuple[ir.Block, int] | None = None  # the statement being printed
+        # a call printed where it is read (read_once_after): the names its arguments read
+        self.inlined: dict[int, list[str]] = {}
         self.decl_frames: list[_DeclFrame] = []
         self.checks: list[Check] = []  # a probe's assertions, by number
         if probe:
@@ -132,6 +135,8 @@ class BodyPrinter:
         for h in self.plan.holders.get(cls, ()):
             if (sym is None or h.sym is sym) and self.p.holds_at(h, self.use):
                 return h.sym.name
+        if cls in self.inlined:  # what reads the call reads its arguments' names
+            self.expr.reads.extend(self.inlined[cls])
         return self.names.get(cls)
 
     def _access_text(self, printed: str) -> WrittenAccess | None:
@@ -139,7 +144,8 @@ class BodyPrinter:
         read a variable holding it, when each such variable still holds it here."""
         found = self.constants.access(printed, self.origin)
         if found is None:
-            return None
+            spaced = self.constants.spaced(printed, self.origin)
+            return None if spaced is None else WrittenAccess(spaced, ())
         for sym, cls in found.reads:
             if not any(
                 h.sym is sym and self.p.holds_at(h, self.use)
@@ -195,11 +201,16 @@ class BodyPrinter:
         outer = self.origin
         for i, stmt in enumerate(block.stmts):
             self.origin = self.p.ssa.origins.get(stmt.pos)
+            # the user's indentation where the statement has a line of its own (their
+            # tabs or spaces), for it and for the temporaries printed before it
+            written = self.keep.indent(stmt)
+            here = indent if written is None else written
             self.source_line(stmt.line)
-            self.temps(Point(block.ctx, i), indent)
+            self.temps(Point(block.ctx, i), here)
             self.source_line(stmt.line)  # again, after its temporaries
             self.keep.start(block, i)
-            self.statement(stmt, block.ctx, indent)
+            self.current = (block, i)
+            self.statement(stmt, block.ctx, here)
             self.keep.end(block, i)
             self.decl_frames[-1].statement_seen |= not self.is_declaration(stmt)
         self.origin = None
@@ -337,6 +348,7 @@ class BodyPrinter:
 
     def stmt_Eval(self, stmt: ir.Eval, indent: str) -> None:
         cls = self.plan.class_of
+        reads = len(self.expr.reads)
         args = ", ".join(self.expr.expr(cls[a])[0] for a in stmt.args)
         text = f"{stmt.callee}({args})"
         self.counts.cost += self.expr.cost(ENode("Call", stmt.result_type))
@@ -344,6 +356,11 @@ class BodyPrinter:
             self.lines.append(f"{indent}{text};")
             return
         rcls = cls[stmt.result]
+        if self.read_once_after(stmt, rcls):  # printed where it is read: as written
+            self.scope_names[-1].append((rcls, self.names.get(rcls)))
+            self.names[rcls] = text
+            self.inlined[rcls] = self.expr.reads[reads:]
+            return
         self.define(rcls, self.new_temp(rcls), text, indent)
 
     def stmt_Return(self, stmt: ir.Return, indent: str) -> None:
@@ -354,6 +371,27 @@ class BodyPrinter:
         value = self.expr.value(self.plan.class_of[stmt.value], t)
         self.lines.append(f"{indent}return {value};")
 
+    def read_once_after(self, stmt: ir.Eval, rcls: int) -> bool:
+        """Whether the call's result is read once, by the statement right after it that
+        the same C statement made, with no temporary printed between: then the call
+        prints there (``if (f(x))``, ``float u = h(v);``), where the user wrote it (its
+        arguments read what they read here: nothing runs between). The call stays
+        before what that statement loads only as C's order of evaluation has it, as
+        written."""
+        assert self.current is not None
+        block, i = self.current
+        if i + 1 >= len(block.stmts):
+            return False
+        after = block.stmts[i + 1]
+        origins = self.p.ssa.origins
+        origin = origins.get(stmt.pos)
+        return (
+            origin is not None
+            and origins.get(after.pos) is origin
+            and self.plan.call_uses.get(rcls) == [float(after.pos)]
+            and not self.plan.order.get(Point(block.ctx, i + 1))
+        )
+
     def stmt_Verbatim(self, stmt: ir.Verbatim, indent: str) -> None:
         self.lines.append(stmt.text if stmt.as_written else indent + stmt.text)
         if stmt.declares is not None:
@@ -362,18 +400,26 @@ class BodyPrinter:
     def stmt_If(self, stmt: ir.If, indent: str) -> None:
         head = self.keep.condition(stmt, lambda: self.expr.expr(self.plan.class_of[stmt.cond])[0])
         start = len(self.lines)
-        self.lines.append(f"{indent}{head} {{")
+        opening = self.keep.gap(stmt, "open_gap", indent)
+        trail = self.keep.gap(stmt, "open_trail", indent)
+        self.lines.append(f"{indent}{head}{opening}{{{trail}")
         self.block(stmt.then, indent + self.unit)
         middle = len(self.lines)
         if stmt.orelse is not None:
-            self.lines.append(f"{indent}}} else {{")
+            lead, gap, trail = (
+                self.keep.gap(stmt, part, indent)
+                for part in ("else_lead", "else_gap", "else_trail")
+            )
+            self.lines.append(f"{indent}}}{lead}else{gap}{{{trail}")
             self.block(stmt.orelse, indent + self.unit)
         self.lines.append(f"{indent}}}")
         self.keep.unbrace_if(stmt, start, middle)
 
     def stmt_Loop(self, stmt: ir.Loop, indent: str) -> None:
         start = len(self.lines)
-        self.lines.append(f"{indent}{self.keep.header(stmt)} {{")
+        opening = self.keep.gap(stmt, "open_gap", indent)
+        trail = self.keep.gap(stmt, "open_trail", indent)
+        self.lines.append(f"{indent}{self.keep.header(stmt)}{opening}{{{trail}")
         self.block(stmt.body, indent + self.unit)
         self.lines.append(f"{indent}}}" + (f" {stmt.trailer}" if stmt.trailer else ""))
         self.keep.unbrace_loop(stmt, start)

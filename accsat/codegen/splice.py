@@ -52,6 +52,27 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
     return "".join(out)
 
 
+def excerpt(
+    source: str, line: int, span: tuple[int, int], new: Replacement | None
+) -> tuple[str, str]:
+    """The whole lines from ``line`` to the end of ``span`` (offsets of a body in
+    ``source``) as written, and as they read with ``new`` spliced in (without the
+    ``#line`` directives of a body printed for the wrapper): a record's two bodies."""
+    start = 0
+    for _ in range(line - 1):
+        start = source.find("\n", start) + 1
+    end = source.find("\n", span[1])
+    end = len(source) if end < 0 else end
+    written = source[start:end]
+    if new is None:
+        return written, written
+    body = _LINE_DIRECTIVE.sub("", new.text)
+    return written, source[start : span[0]] + body + source[span[1] : end]
+
+
+_LINE_DIRECTIVE = re.compile(r'^[ \t]*#line \d+ "(?:[^"\\\n]|\\.)*"\r?\n', re.MULTILINE)
+
+
 def line_ending(source: str, offset: int) -> str:
     """The line ending ("\n" or "\r\n") of the line of ``source`` holding ``offset``;
     on a last line without one, that of the line before; "\n" in a one-line file."""

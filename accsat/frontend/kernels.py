@@ -41,6 +41,7 @@ class Kernel:
     span: BodySpan | str  # where the body is in the user's text, or why it is not mapped
     address_taken: frozenset[str] = frozenset()  # names whose address the function takes
     enclosing_directives: tuple[Directive, ...] = ()
+    column: int = 0  # of the ``for`` on ``line``, as gcc counts (SourceMap.for_column)
     kind: str = LOOP_BODY  # or ROUTINE, CALLEE: a function's body (report.py)
     returns: ct.CType | None = None  # a function unit's return type (``return`` allowed)
 
@@ -257,14 +258,16 @@ def _file(node: c_ast.Node) -> str:
 
 def _address_taken(body: c_ast.Node) -> set[str]:
     """Names whose address ``&`` takes somewhere in ``body`` (iterative: an expression
-    may be thousands of terms deep)."""
+    may be thousands of terms deep): ``&x``, ``&s.f``, ``&a[i]`` of an array ``a``; not
+    the pointer of ``&p[i]`` or ``&p->f``, whose address stays untaken (an array or a
+    struct lives in memory anyway)."""
     names: set[str] = set()
     stack = [body]
     while stack:
         node = stack.pop()
         if isinstance(node, c_ast.UnaryOp) and node.op == "&":
             target = node.expr
-            while isinstance(target, (c_ast.StructRef, c_ast.ArrayRef)):
+            while isinstance(target, c_ast.StructRef) and target.type == ".":
                 target = target.name
             if isinstance(target, c_ast.ID):
                 names.add(target.name)
@@ -294,7 +297,10 @@ def find_kernels(
         if not isinstance(span, str):
             span = too_deep(node) or span  # deeper than our recursive stages go safely
         assert loop.scope is not None
-        kernels.append(Kernel(node, loop.scope, function, construct, line, span, taken))
+        column = source.for_column(line, nth, len(on_line))
+        kernels.append(
+            Kernel(node, loop.scope, function, construct, line, span, taken, column=column)
+        )
     kernels += _function_units(ast, symbols, source, main_file, {k.function for k in kernels})
     kernels.sort(key=lambda k: (k.line, k.loop.coord.column if k.loop.coord else 0))
     return kernels, symbols
@@ -327,6 +333,7 @@ def _function_units(
                 frozenset(_address_taken(fn.body)),
                 kind=kind,
                 returns=units.returns(symbols, name),
+                column=fn.decl.coord.column if fn.decl.coord else 0,
             )
         )
     return out

@@ -247,6 +247,23 @@ class SourceMap:
             i += 1
         return None
 
+    def for_column(self, line: int, nth: int, count_on_line: int) -> int:
+        """The column of the ``nth`` ``for`` on ``line`` as gcc counts columns in its
+        diagnostics (from 1, a tab to the next multiple of 8); where a macro made the
+        loop (``loop_body``'s test), the line's first character that is not blank."""
+        fors = self.for_tokens_on_line(line)
+        start = 0
+        for _ in range(line - 1):
+            start = self.text.find("\n", start) + 1
+            if start == 0:
+                return 0  # no such line here (a text whose #line names another's lines)
+        if len(fors) == count_on_line and nth < len(fors):
+            at = self.tokens[fors[nth]].start
+        else:
+            blank = re.match(r"[ \t]*", self.text[start:])
+            at = start + (len(blank.group()) if blank else 0)
+        return len(self.text[start:at].expandtabs(8)) + 1
+
     def line_indent(self, line: int) -> str:
         """Leading whitespace of a 1-based line of the original text."""
         start = 0

@@ -119,7 +119,31 @@ def prepare(b: SSABuilder, loop: c_ast.Node) -> Rewrite | None:
         b.promoted += 1
     new = copy.copy(loop)
     new.stmt = _substitute(loop.stmt, names)
+    _drop_dead_store(b, [loc for loc in plan if loc.stored])
     return Rewrite(loop, new, before, after)
+
+
+def _drop_dead_store(b: SSABuilder, stored: list[_Location]) -> None:
+    """The store of the statement just before the loop, ``L = e;``, to a location the
+    loop carries and stores back after it: dead (the variable starts from ``e``, which
+    it reads forwarded, and nothing reads ``L`` until the store after the loop writes
+    it again, whatever the loop does), so it is not lowered: ``T v = e; loop; L = v;``
+    is printed, not ``L = e; T v = e; loop; L = v;``. Its memory event stays, for the
+    versions of what the builder read before."""
+    from . import ir
+
+    if not b.block.stmts or not isinstance(b.block.stmts[-1], ir.Store):
+        return
+    last = b.block.stmts[-1]
+    origin = b.origins.get(last.pos)
+    node = origin.node if origin is not None else None
+    if (
+        isinstance(node, c_ast.Assignment)
+        and node.op == "="
+        and any(_GEN.visit(node.lvalue) == loc.text for loc in stored)
+        and sum(1 for s in b.block.stmts if b.origins.get(s.pos) is origin) == 1
+    ):
+        b.block.stmts.pop()
 
 
 def lower_before(b: SSABuilder, rewrite: Rewrite) -> None:
@@ -174,9 +198,20 @@ def _plan(b: SSABuilder, loop: c_ast.Node) -> list[_Location]:
     for loc in locs.values():
         if not (loc.stored or stores) or not _alone(loc, accesses, taken):
             continue  # a loop that stores nothing: the compiler hoists its loads itself
+        if not loc.stored and _named(loc.node):
+            # a variable the loop only reads (``n``, ``s.len``): no store it does may
+            # reach it, which the compiler sees as well, and keeps it in a register
+            continue
         if _writes_nothing_new(b, loop, loc):
             out.append(loc)
     return out
+
+
+def _named(node: c_ast.Node) -> bool:
+    """A variable by its name, or a member of one (not an element, not through ``->``)."""
+    while isinstance(node, c_ast.StructRef) and node.type == ".":
+        node = node.name
+    return isinstance(node, c_ast.ID)
 
 
 def _alone(loc: _Location, accesses, taken: list[Region]) -> bool:

@@ -17,9 +17,10 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from ..options import ORIG, Options, split_config
-from ..settings import by_name
-from ..toolchain import events, process
+from .. import ccconfig
+from ..options import ORIG, split_config
+from ..settings import PREFIX, Environment, by_name
+from ..toolchain import process
 from ..toolchain.records import read_jsonl
 
 
@@ -64,25 +65,26 @@ def accsat_code() -> str:
     return done.out.strip()
 
 
-# ACCSAT_DATA says where accsat's data folders are, ACCSAT_REGISTERS the register budget
-# a sweep is run under (issue 26: `ACCSAT_REGISTERS=keep accsat bench npb --ptx`): kept;
-# every other ACCSAT_* setting is the user's and would change what a cell measures
-_KEPT = ("ACCSAT_DATA", "ACCSAT_REGISTERS")
+# where accsat's data folders are (settings.Environment's data) and the register budget a
+# sweep is run under (issue 26: `ACCSAT_REGISTERS=keep accsat bench npb --ptx`) are kept;
+# every other setting is the user's and would change what a cell measures
+_DATA = by_name(Environment)["data"].env
+_REWRITE_KEPT = (ccconfig.env("registers"),)  # kept, and they change a rewrite
+_KEPT = (_DATA, *_REWRITE_KEPT)
 
 
 def kept_settings() -> dict[str, str]:
     """The kept settings that change a rewrite (they belong in a cell's build key)."""
-    return {k: os.environ[k] for k in _KEPT if k != "ACCSAT_DATA" and k in os.environ}
+    return {k: os.environ[k] for k in _REWRITE_KEPT if k in os.environ}
 
 
 def config_environment(config: str) -> dict[str, str]:
     """accsat-cc's settings for a build of ``config`` (not orig): its variant, and its
     register budget where it names one (``cse@keep``)."""
     name, budget = split_config(config)
-    setting = by_name(Options)
-    env = {setting["variant"].env: name}
+    env = ccconfig.environment(variant=name)
     if budget is not None:
-        env[setting["registers"].env] = str(budget)
+        env.update(ccconfig.environment(registers=str(budget)))
     return env
 
 
@@ -95,15 +97,15 @@ def environment(
 ) -> dict[str, str]:
     """The build's environment: ours, without the user's ACCSAT_* settings, plus the cell's
     (``event_log``: where accsat-cc appends its events, ``events.fallbacks`` counts)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_") or k in _KEPT}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(PREFIX) or k in _KEPT}
     if variant != ORIG:
         env.update(config_environment(variant))
         if report is not None:
-            env["ACCSAT_REPORT"] = str(report)
+            env.update(ccconfig.environment(report=str(report)))
         if cache_dir is not None:
-            env["ACCSAT_CACHE_DIR"] = str(cache_dir)
+            env.update(ccconfig.environment(cache_dir=str(cache_dir)))
         if event_log is not None:
-            env[events.VARIABLE] = str(event_log)
+            env.update(ccconfig.environment(events=str(event_log)))
     env.update(extra or {})
     return env
 

@@ -1,8 +1,8 @@
-"""What accsat-cc tells the tools that build through it (``ACCSAT_EVENTS=PATH``).
+"""What accsat-cc tells the tools that build through it (its setting ``events=PATH``).
 
 Every call of accsat-cc appends one JSON object per event to the file (whole
 lines, safe with ``make -j``): ``{"time", "pid", "event", "details", ...}``,
-the events of its debug log (``ACCSAT_LOG``). A ``fallback`` says that a file
+the events of its debug log (``log``). A ``fallback`` says that a file
 was compiled as written (``file``; None: every file of the call, after an
 internal error or a bad setting) and why (``reason``). The sweep and the tuner
 pass a file per build and count from it, never from the build's output text.
@@ -16,7 +16,6 @@ from typing import Any
 
 from .records import read_jsonl
 
-VARIABLE = "ACCSAT_EVENTS"  # the wrapper's ``events`` setting
 FALLBACK = "fallback"
 
 

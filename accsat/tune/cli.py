@@ -31,6 +31,7 @@ from pathlib import Path
 
 import click
 
+from .. import ccconfig
 from ..cliparams import CONTEXT_SETTINGS
 from ..options import BUDGETED, CONFIGS, ORIG, TUNED
 from ..sweep.cells import Cell
@@ -310,11 +311,11 @@ def _stop_unless_passed(tuned: Result) -> None:
 
 def _wrote(db_path: Path, written: list[Path], root: Path) -> None:
     click.echo(f"wrote {db_path}; {', '.join(str(p) for p in written)}", err=True)
-    click.echo(
-        f"build with it: ACCSAT_TUNE={db_path}"
-        + ("" if db_path.parent == root else f" ACCSAT_BUILD_DIR={root}"),
-        err=True,
-    )
+    settings = {"tune": str(db_path)}
+    if db_path.parent != root:
+        settings["build_dir"] = str(root)
+    words = (f"{k}={v}" for k, v in ccconfig.environment(**settings).items())
+    click.echo(f"build with it: {' '.join(words)}", err=True)
 
 
 def _tune_static(

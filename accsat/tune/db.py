@@ -7,7 +7,7 @@ A JSON file, written atomically by ``accsat tune``::
                   "hash": "0a76...", "construct": "acc parallel loop",
                   "config": "cse", "gain": 1.12, "noise": 0.02}, ...], ...}
 
-``file`` is relative to the build directory: ``$ACCSAT_BUILD_DIR`` when set
+``file`` is relative to the build directory: accsat-cc's ``build_dir`` when set
 (``accsat tune`` sets it for its builds, so that recursive makes agree), else
 the folder holding the database. A construct of a compiled file gets the
 entry with its file, line and hash; one that only moved (same file and hash,
@@ -110,8 +110,15 @@ def load(path: str | os.PathLike) -> Database:
 
 
 def build_dir(db_path: str | os.PathLike) -> str:
-    """Where files are named from: ``$ACCSAT_BUILD_DIR``, else the database's folder."""
-    return os.environ.get("ACCSAT_BUILD_DIR") or os.path.dirname(os.path.abspath(db_path))
+    """Where files are named from: accsat-cc's setting ``build_dir`` (its config file or
+    environment), else the database's folder."""
+    from ..ccconfig import read_settings
+
+    return read_settings().values["build_dir"] or database_folder(db_path)
+
+
+def database_folder(db_path: str | os.PathLike) -> str:
+    return os.path.dirname(os.path.abspath(db_path))
 
 
 def choices(

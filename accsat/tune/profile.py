@@ -36,6 +36,7 @@ import math
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from .. import ccconfig
 from . import constructs
 from .constructs import Construct, LineMap, kernel_id
 
@@ -155,7 +156,7 @@ static void __accsat_record(int k, double t0)
 
 __attribute__((destructor)) static void __accsat_write_profile(void)
 {
-  const char *path = __accsat_getenv("ACCSAT_PROFILE");
+  const char *path = __accsat_getenv(@VARIABLE@);
   unsigned long used = 0;
   int k, n, fd, pid = __accsat_getpid();
   if (path == 0 || *path == 0)
@@ -198,6 +199,7 @@ def runtime(
         .replace("@STATES@", ", ".join(map(str, states)))
         .replace("@BUFFER@", str(buffer))
         .replace("@PATH@", _c_string(path))
+        .replace("@VARIABLE@", _c_string(ccconfig.env("profile")))
     )
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import __version__ as accsat_version
+from .. import ccconfig
 from ..options import ORIG, TUNED, Options
 from ..settings import declared
 from ..sweep import BUILD_TIMEOUT, RUN_TIMEOUT, accsat_cc
@@ -45,17 +46,13 @@ BUILD_LOG = "build.log"  # a configuration's --clean and --build output
 STATIC_FILE = "static.jsonl"  # a build's device code figures (ACCSAT_STATIC)
 NO_FIGURES = "no device code figures"  # how a static build without them fails
 # the user's settings that would change what a configuration is; ours replace them
-_OURS = (
-    "ACCSAT_VARIANT",
-    "ACCSAT_DISABLE",
-    "ACCSAT_PROFILE",
-    "ACCSAT_TUNE",
-    "ACCSAT_BUILD_DIR",
-    "ACCSAT_REPORT",
-    events.VARIABLE,
-    "ACCSAT_KEEP",
-    "ACCSAT_STATIC",
-)
+_OURS = tuple(
+    ccconfig.env(name)
+    for name in (
+        "variant", "disable", "profile", "tune", "build_dir", "report", "events", "keep",
+        "static",
+    )
+)  # fmt: skip
 
 
 @dataclass
@@ -150,7 +147,8 @@ class TuneSuite:
         env = self.environment(config, folder, work)
         record = {"ok": False, "source_dir": str(work), "log": str(log)}
         if self.static:
-            env["ACCSAT_STATIC"] = record["static"] = str(figures)
+            env.update(ccconfig.environment(static=str(figures)))
+            record["static"] = str(figures)
         seconds = 0.0
         for what, cmd in (("clean", self.clean_cmd), ("build", self.build_cmd)):
             if not cmd:
@@ -197,7 +195,10 @@ class TuneSuite:
         out = folder / "run.out"
         prof = folder / "profile.jsonl"
         prof.unlink(missing_ok=True)
-        env = {**self.environment(cell.variant, folder, tree), "ACCSAT_PROFILE": str(prof)}
+        env = {
+            **self.environment(cell.variant, folder, tree),
+            **ccconfig.environment(profile=str(prof)),
+        }
         done = process.run(
             ["/bin/sh", "-c", self.run_cmd],
             cwd=tree,
@@ -241,14 +242,16 @@ class TuneSuite:
     def environment(self, config: str, folder: Path, tree: Path) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in _OURS}
         env.update(
-            ACCSAT_PROFILE=str(folder / "profile-build.jsonl"),
-            ACCSAT_BUILD_DIR=str(tree),
-            ACCSAT_REPORT=str(folder / "kernels.jsonl"),
-            ACCSAT_DISABLE="1" if config == ORIG else "0",
+            ccconfig.environment(
+                profile=str(folder / "profile-build.jsonl"),
+                build_dir=str(tree),
+                report=str(folder / "kernels.jsonl"),
+                disable="1" if config == ORIG else "0",
+                events=str(folder / "events.jsonl"),
+            )
         )
-        env[events.VARIABLE] = str(folder / "events.jsonl")
         if config == TUNED:
-            env["ACCSAT_TUNE"] = str(self.db)
+            env.update(ccconfig.environment(tune=str(self.db)))
         elif config != ORIG:
             env.update(accsat_cc.config_environment(config))
         return env

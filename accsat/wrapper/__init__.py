@@ -41,8 +41,8 @@ def run_main(argv: list[str]) -> int:
 
     if first in manage.COMMANDS:
         return manage.run(argv)
+    from ..ccconfig import Config
     from .args import UsageError, classify
-    from .config import Config
     from .driver import PROG, event_log, exec_compiler, run, say
 
     try:

@@ -8,6 +8,7 @@ launcher such as ``ccache`` may come first) into an :class:`Invocation`.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 from ..frontend.target import FLAGS as TARGET_FLAGS
@@ -186,6 +187,7 @@ class Invocation:
     output: str | None = None  # -o value
     fp_exact: str | None = None  # the flag asking for exact floating point (fpflags.py)
     c89: str | None = None  # the flag asking for declarations before statements
+    remarks: frozenset[str] = frozenset()  # the kinds of remark the compiler is asked for
 
     @property
     def command(self) -> list[str]:
@@ -316,7 +318,37 @@ def classify(argv: list[str]) -> Invocation:
         inv.passthrough = "no C source to rewrite"
     inv.fp_exact = exact_because(args)
     inv.c89 = c89_because(args)
+    inv.remarks = remarks_asked(args)
     return inv
+
+
+def remarks_asked(args: list[str]) -> frozenset[str]:
+    """The kinds of remark (remarks.APPLIED, MISSED) the compiler's own flags ask of it,
+    which accsat's remarks then follow: gcc's ``-fopt-info[-KINDS][=FILE]`` (alone:
+    optimized), clang's ``-Rpass=RE`` / ``-Rpass-missed=RE`` / ``-Rpass-analysis=RE``
+    where RE matches ``accsat``, nvc's ``-Minfo[=...]`` (both) and ``-Mneginfo[=...]``."""
+    from ..remarks import ALL, APPLIED, MISSED, PREFIX, kinds
+
+    found: list[str] = []
+    for a in args:
+        if a == "-fopt-info" or a.startswith(("-fopt-info-", "-fopt-info=")):
+            words = set(a.split("=", 1)[0].split("-")[3:])
+            asked = [ALL] if words & {"all", "note"} else []
+            asked += [MISSED] * ("missed" in words) + [APPLIED] * ("optimized" in words)
+            found += asked or [APPLIED]
+        elif a.startswith(("-Rpass=", "-Rpass-missed=", "-Rpass-analysis=")):
+            flag, pattern = a.split("=", 1)
+            try:
+                matches = re.search(pattern, PREFIX) is not None
+            except re.error:
+                matches = False
+            if matches:
+                found.append(APPLIED if flag == "-Rpass" else MISSED)
+        elif a == "-Minfo" or a.startswith("-Minfo="):
+            found.append(ALL)
+        elif a == "-Mneginfo" or a.startswith("-Mneginfo="):
+            found.append(MISSED)
+    return kinds(found)
 
 
 # -std= values whose C has no declaration after a statement in a block

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
+from ..ccconfig import PROG, env
+from ..settings import PREFIX
 from .args import Invocation
-from .config import PROG
 
 # launchers that cache objects (distcc and icecc only send the work elsewhere)
 CACHES = frozenset({"ccache", "sccache", "buildcache"})
@@ -39,7 +40,7 @@ def run_by_cache(parent: str | None = None) -> str | None:
 def warning(cache: str, inv: Invocation) -> str:
     """The one line that says so, with the fix."""
     return (
-        f"{PROG}: {cache} runs accsat-cc, so its cache ignores the ACCSAT_* settings "
-        f"(objects made with another ACCSAT_VARIANT or ACCSAT_DISABLE come back); "
+        f"{PROG}: {cache} runs accsat-cc, so its cache ignores the {PREFIX}* settings "
+        f"(objects made with another {env('variant')} or {env('disable')} come back); "
         f'put accsat-cc first: CC="accsat-cc {cache} {inv.compiler}"'
     )

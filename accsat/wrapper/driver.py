@@ -25,12 +25,12 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from ..ccconfig import PROG, Config
 from ..fileio import append_lines, readable, write_atomically
 from ..toolchain import process
 from . import deps, workdir
 from .args import Invocation, Source
 from .cache import Cache, key, options_key, why_not
-from .config import PROG, Config
 from .eventlog import EventLog
 from .fpflags import note
 from .once import first_to_say
@@ -400,6 +400,8 @@ class Build:
                             "unchanged",
                             reason + " (the original was compiled)",
                         )
+                        if k.get("bodies"):  # the record shows what was compiled
+                            k["bodies"]["rewritten"] = k["bodies"]["original"]
             self.finish(outcomes)
             if cfg.verbose or cfg.strict:
                 sys.stderr.buffer.write(err)
@@ -412,11 +414,41 @@ class Build:
         return rc0
 
     def finish(self, outcomes: list[Outcome]) -> None:
-        """The compile is decided: report what it used."""
+        """The compile is decided: report what it used, and say it where asked."""
         self.count("kernels_rewritten", sum(o.rewritten for o in outcomes))
+        kernels = [k for o in outcomes for k in o.kernels]
         if self.cfg.report:
-            kernels = [k for o in outcomes for k in o.kernels]
             append_report(self.cfg.report, kernels)
+        record = self.cfg.rewrite_settings.record
+        if record and kernels:
+            from ..records import write
+
+            try:
+                write(record, kernels)
+            except OSError as exc:
+                say(f"{PROG}: cannot write the record {record}: {exc.strerror}")
+        wanted = self.remarks()
+        if wanted and kernels:
+            from ..remarks import lines
+
+            for line in lines(kernels, wanted, self.fp_note()):
+                say(line)
+
+    def remarks(self) -> frozenset[str]:
+        """The kinds of remark asked: by the setting and by the compiler's own flags."""
+        level = self.cfg.rewrite_settings.remarks
+        if level is None:
+            return self.inv.remarks
+        from ..remarks import kinds
+
+        return self.inv.remarks | kinds([level])
+
+    def fp_note(self) -> str:
+        """The compile's flag that made the rewrite exact (fpflags), "" where none did."""
+        flag = self.inv.fp_exact
+        if flag is None or self.cfg.rewrite_settings.fp_exact:
+            return ""  # none asked, or it was exact anyway
+        return "" if self.cfg.set_explicitly("fp_exact") else flag
 
     def record(self, rc: int) -> None:
         """Add this call to the cache's statistics (and evict past the size limit)."""

@@ -175,6 +175,8 @@ def exact_because(args: list[str]) -> str | None:
 
 def note(flag: str, exact: bool) -> str:
     """What ACCSAT_VERBOSE says of it (``exact``: whether the rewrite is fp_exact)."""
+    from ..ccconfig import env
+
     if exact:
-        return f"{flag}: rewriting as with ACCSAT_FP_EXACT=1 (no FMA, no float reassociation)"
-    return f"{flag}: ACCSAT_FP_EXACT is set to false, FMA and float reassociation stay on"
+        return f"{flag}: rewriting as with {env('fp_exact')}=1 (no FMA, no float reassociation)"
+    return f"{flag}: {env('fp_exact')} is set to false, FMA and float reassociation stay on"

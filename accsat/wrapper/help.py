@@ -1,6 +1,6 @@
 """The text of ``accsat-cc --help`` (also ``-h`` and ``--accsat-help``).
 
-The list of settings is made from config.SETTINGS (the declared settings), so a
+The list of settings is made from ccconfig.SETTINGS (the declared settings), so a
 new setting is in the help as soon as it is declared.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import textwrap
 
-from .config import SETTINGS, config_file
+from ..ccconfig import SETTINGS, config_file
 
 INTRO = """\
 usage: accsat-cc COMPILER [ARGS...]

@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..ccconfig import PROG, SETTINGS, Settings, read_settings
 from . import cache
-from .config import PROG, SETTINGS, Settings, read_settings
 
 # ccache's names of the same commands
 ALIASES = {

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ..options import Options
 
 if TYPE_CHECKING:
-    from .config import Config
+    from ..ccconfig import Config
 
 
 @dataclass
@@ -89,7 +89,12 @@ def _child(path: str, options, share=None, deadline: float | None = None) -> dic
 
 
 def timed_out(path: str, timeout: float) -> dict:
-    return {"error": f"{path}: timed out after {timeout:g} s (ACCSAT_TIMEOUT)", "cacheable": False}
+    from ..ccconfig import env
+
+    return {
+        "error": f"{path}: timed out after {timeout:g} s ({env('timeout')})",
+        "cacheable": False,
+    }
 
 
 def read_answer(data: bytes, status: int, path: str) -> dict:

@@ -18,10 +18,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from ..ccconfig import PROG, Config
 from ..fileio import append_lines
 from ..toolchain.ptx import Entry, probe, probe_command, ptxas_version
 from .args import Invocation, Source
-from .config import PROG, Config
 from .ptxkeep import ours, probe_text
 from .rewrite import Outcome
 

@@ -10,9 +10,9 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
+from ..ccconfig import PROG, Config
 from ..options import Options
 from .args import Source
-from .config import PROG, Config
 from .rewrite import Outcome
 
 
@@ -21,10 +21,10 @@ def tuned_options(
 ) -> tuple[Options, list[str]]:
     """``options`` with the database's choice for each construct of the file; the notes
     (a changed kernel, a database that cannot be read) as warning lines."""
-    from ..tune.db import DatabaseError, apply, build_dir
+    from ..tune.db import DatabaseError, apply, database_folder
 
     assert cfg.tune is not None
-    base = cfg.build_dir or build_dir(cfg.tune)
+    base = cfg.build_dir or database_folder(cfg.tune)
     try:
         options, notes = apply(
             options, path, text.decode("utf-8", "surrogateescape"), cfg.tune, base

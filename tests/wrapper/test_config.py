@@ -6,10 +6,10 @@ import math
 
 import pytest
 
+from accsat import ccconfig as config
+from accsat.ccconfig import SETTINGS, Config, read_settings
 from accsat.options import Options
 from accsat.settings import NO_LIMIT, STAGES, declared
-from accsat.wrapper import config
-from accsat.wrapper.config import SETTINGS, Config, read_settings
 
 from .conftest import wrap
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import accsat.wrapper
-from accsat.wrapper.config import SETTINGS
+from accsat.ccconfig import SETTINGS
 
 LAUNCHER = Path(accsat.wrapper.__file__).parent / "bin" / "accsat-cc"
 

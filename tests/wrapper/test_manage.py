@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from accsat.wrapper.config import SETTINGS
+from accsat.ccconfig import SETTINGS
 
 from .conftest import imported_by, wrap
 

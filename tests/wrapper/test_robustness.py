@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from accsat.wrapper import config
+from accsat import ccconfig as config
 
 from .conftest import ACC, needs_gcc, wrap
 

@@ -118,7 +118,7 @@ import json, sys
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import Options
 from accsat.wrapper import client
-from accsat.wrapper.config import Config
+from accsat.ccconfig import Config
 from accsat.wrapper.rewrite import rewrite
 path, server, client.ACK_WAIT = sys.argv[1], sys.argv[2] == "1", float(sys.argv[3])
 options = Options(variant="cse", line_directives=path,

@@ -57,6 +57,8 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "typecheck": ("0", False),  # the compiler agrees: the same rewrite, unchecked
     "verify": ("1", False),  # the rewrite passes
     "trials": ("3", False),
+    "remarks": ("missed", False),  # says nothing of KERNEL, which is rewritten
+    "record": ("@records.jsonl", False),
 }
 REWRITE = [s for s in declared(Options) if s.option]
 _LINE = re.compile(r'^#line \d+ ".*"\n', re.MULTILINE)

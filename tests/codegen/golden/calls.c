@@ -8,29 +8,26 @@
 //       d[i] = g(b[i]) + sqrt(a[i]);
 //     }
 //   }
-// ---- cse: loads 4 ops 3 fma 0 temporaries 3
+// ---- cse: loads 4 ops 3 fma 0 temporaries 2
 {
     double _v0 = g(a[i]);
     double _v1 = sqrt(a[i]);
     c[i] = _v1 * _v1 + _v0;
-    double _v2 = g(b[i]);
-    d[i] = _v2 + sqrt(a[i]);
+    d[i] = g(b[i]) + sqrt(a[i]);
   }
-// ---- cse+bulk: loads 4 ops 3 fma 0 temporaries 4
+// ---- cse+bulk: loads 4 ops 3 fma 0 temporaries 3
 {
     double _v0 = g(a[i]);
     double _v1 = b[i];
     double _v2 = sqrt(a[i]);
     c[i] = _v2 * _v2 + _v0;
-    double _v3 = g(_v1);
-    d[i] = _v3 + sqrt(a[i]);
+    d[i] = g(_v1) + sqrt(a[i]);
   }
-// ---- accsat: loads 4 ops 2 fma 1 temporaries 4
+// ---- accsat: loads 4 ops 2 fma 1 temporaries 3
 {
     double _v0 = g(a[i]);
     double _v1 = b[i];
     double _v2 = sqrt(a[i]);
     c[i] = _v0 + _v2 * _v2;
-    double _v3 = g(_v1);
-    d[i] = _v3 + sqrt(a[i]);
+    d[i] = g(_v1) + sqrt(a[i]);
   }

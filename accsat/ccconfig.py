@@ -22,9 +22,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..frontend.preprocess import PreprocessOptions
-from ..options import Options
-from ..settings import NO_LIMIT, Flag, Seconds, Setting, Text, build, declared, setting
+from .frontend.preprocess import PreprocessOptions
+from .options import Options
+from .settings import NO_LIMIT, Flag, Seconds, Setting, Text, build, declared, setting
 
 PROG = "accsat-cc"  # how the wrapper names itself in every message
 _UNITS = {
@@ -128,7 +128,7 @@ class Config:
     verbose: bool = _wrapper(
         False,
         "one line per file: kernels rewritten, from the cache; one line when the "
-        "compiler's floating-point flags make the rewrite exact (ACCSAT_FP_EXACT)",
+        "compiler's floating-point flags make the rewrite exact (fp_exact)",
         parse_bool,
         every_call=True,
     )
@@ -239,6 +239,18 @@ SETTINGS: tuple[Setting, ...] = declared(Config)
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 
 
+def env(name: str) -> str:
+    """The environment variable of accsat-cc's setting ``name`` (its own or the
+    rewrite's); KeyError for a name no setting has."""
+    return BY_NAME[name].env
+
+
+def environment(**values: str) -> dict[str, str]:
+    """accsat-cc's variables for the settings named: ``report="k.jsonl"`` gives
+    ``{"ACCSAT_REPORT": "k.jsonl"}`` (for a build run through it)."""
+    return {env(name): value for name, value in values.items()}
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the table reads: each setting's value and where it came from."""
@@ -259,7 +271,7 @@ def _read_file(path: Path | None) -> tuple[dict, list[str]]:
         return {}, []
     except OSError as exc:
         return {}, [f"{path}: cannot read: {exc.strerror}"]
-    from ..resources import tomllib
+    from .resources import tomllib
 
     try:
         return tomllib.loads(data.decode("utf-8", "replace")), []
