@@ -111,7 +111,7 @@ class TypeReader:
             return self.struct(node, scope)
         if isinstance(node, c_ast.Enum):
             return self.enum(node, scope)
-        raise Unsupported(f"type {type(node).__name__}")
+        raise Unsupported("a declarator accsat does not read")
 
     def _named(self, names: list[str], scope: Scope) -> ct.CType:
         if len(names) == 1 and names[0] == "void":
@@ -120,10 +120,16 @@ class TypeReader:
             found = scope.typedef(names[0])
             if found is not None:
                 return ct.spelled_as(found, names[0])  # "real": how temporaries of it are declared
+        spelled = " ".join(names)
         try:
-            return ct.from_name(" ".join(names))
+            return ct.from_name(spelled)
         except ValueError:
-            raise Unsupported(f"unknown type name {' '.join(names)!r}") from None
+            pass
+        if "_Complex" in names:  # a value of it is unmodelled; a pointer to it may pass
+            return ct.Unmodelled(f"complex type '{spelled}'", spelled)
+        if spelled in ("_Float128", "__float128", "__ibm128", "__float80"):
+            return ct.Unmodelled(f"the floating type '{spelled}'", spelled)
+        raise Unsupported(f"unknown type name '{spelled}'")
 
     def _func(self, node: c_ast.FuncDecl, scope: Scope) -> ct.Func:
         ret = self.read(node.type, scope)

@@ -40,7 +40,7 @@ INCDEC = ("++", "--", "p++", "p--")
 _OPAQUE = frozenset(("CompoundLiteral",))
 # what a pycparser node the typer does not take is, in C's words (refusal reasons)
 _WHAT = {
-    "Compound": "a GNU statement expression ({ ... })",
+    "Compound": "a statement expression ({ ... })",
     "CompoundLiteral": "a compound literal",
     "InitList": "an initialiser list",
     "Typename": "a type name where a value is expected",
@@ -198,7 +198,7 @@ class Typer:
         if method is None:
             kind = type(node).__name__
             refusal = Opaque if kind in _OPAQUE else Unsupported
-            raise refusal(_WHAT.get(kind, f"a {kind} expression"))
+            raise refusal(_WHAT.get(kind, "an expression accsat does not read"))
         e = method(node, scope)
         why = ct.unmodelled(e.ctype)
         if why and not isinstance(e, Name):  # a name may still have its address taken
@@ -362,10 +362,16 @@ class Typer:
         """The name and type of the function a call calls (by name only)."""
         if not isinstance(node.name, c_ast.ID):
             raise Unsupported("call through an expression")
-        sym = scope.lookup(node.name.name)
+        name = node.name.name
+        sym = scope.lookup(name)
+        if sym is not None and sym.kind != "func":
+            raise Unsupported(f"call through the function pointer '{name}'")
         if sym is None or not isinstance(sym.type, ct.Func):
-            raise Unsupported(f"call of undeclared function '{node.name.name}'")
-        return node.name.name, sym.type
+            raise Unsupported(f"call of undeclared function '{name}'")
+        why = next(filter(None, map(ct.unmodelled, (sym.type.ret, *(sym.type.params or ())))), "")
+        if why:
+            raise Unsupported(f"call of '{name}', declared with {why}")
+        return name, sym.type
 
     def t_FuncCall(self, node: c_ast.FuncCall, scope: Scope) -> TExpr:
         name, ftype = self.callee(node, scope)
@@ -401,7 +407,8 @@ def convert(
     if isinstance(target, ct.Unmodelled):
         raise Unsupported(target.why)
     if isinstance(target, ct.Struct) or isinstance(source, ct.Struct):
-        raise Opaque(f"a value of type {target if isinstance(target, ct.Struct) else source}")
+        whole = target if isinstance(target, ct.Struct) else source
+        raise Opaque(f"a value of type {whole}")
     if isinstance(target, (ct.Void, ct.Array, ct.Func)):
         raise Unsupported(f"conversion to {target}")
     if isinstance(source, (ct.Void, ct.Func, ct.Unmodelled)):
@@ -461,7 +468,7 @@ def assign(
     if isinstance(t, ct.Struct):
         raise Opaque(f"a value of type {t} assigned")
     if not (ct.is_arithmetic(t) or isinstance(t, ct.Pointer)):
-        raise Unsupported(f"assignment of type {t}")
+        raise Unsupported(f"{t} assigned as a whole value")
     return Assign(node, t, target, convert(value, t), rhs, post)
 
 

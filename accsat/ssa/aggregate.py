@@ -37,6 +37,8 @@ def initialised(sym: Symbol, init: c_ast.Node, tags: dict[str, ct.Struct]) -> li
         ]
     if isinstance(t, ct.Struct):
         return _copy(c_ast.ID(sym.name, coord), init, t, tags)
+    if isinstance(init, c_ast.Constant) and init.type == "string":
+        raise Unsupported("a char array initialised by a string literal")
     raise Unsupported("an array initialised by something that is not a list of values")
 
 

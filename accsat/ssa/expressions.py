@@ -396,7 +396,7 @@ class ExpressionBuilder(BuilderState):
         if isinstance(addr.ctype, ct.Struct):
             raise Opaque(f"a value of type {addr.ctype}")
         if isinstance(addr.ctype, (ct.Func, ct.Void)):
-            raise Unsupported(f"value of type {addr.ctype}")
+            raise Unsupported(f"a value of type {addr.ctype} read from memory")
         vtype = addr.ctype
         if addr.bitfield is not None:  # read as the type it promotes to (ctypes.bitfield_type)
             promoted = ct.bitfield_type(addr.ctype, addr.bitfield.width or 0)
@@ -589,7 +589,7 @@ class ExpressionBuilder(BuilderState):
         if isinstance(target.ctype, ct.Unmodelled):
             raise Unsupported(target.ctype.why)
         if not (ct.is_arithmetic(target.ctype) or isinstance(target.ctype, ct.Pointer)):
-            raise Unsupported(f"assignment of type {target.ctype}")
+            raise Unsupported(f"{target.ctype} assigned as a whole value")
         if target.bitfield is not None:
             raise Unsupported(f"store to the bit-field '{target.bitfield.name}'")
         value = self.convert(value, target.ctype)

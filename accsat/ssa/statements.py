@@ -19,6 +19,7 @@ from ..frontend.conditional import BEGIN, END, Group
 from ..frontend.kernels import Kernel
 from ..frontend.source_map import tokenize
 from ..frontend.symbols import FileSymbols, Symbol, type_names
+from ..mathfuncs import PURE_MATH
 from . import aggregate, ir, promote
 from .cnodes import INCDEC, assignment_targets, calls, may_jump_out, root_name, walk
 from .expressions import ExpressionBuilder, VarLV
@@ -406,6 +407,9 @@ class SSABuilder(ExpressionBuilder):
             raise Unsupported(f"'{' '.join(node.storage)}' declaration inside the loop body")
         self.declare_local(node)
         sym = self.scope.names[node.name]
+        why = ct.unmodelled(sym.type)
+        if why and node.init is not None:
+            raise Unsupported(f"'{node.name}' is declared with {why}")
         text = _decl_text(node, sym)
         if not self.is_register(sym):
             if node.init is None:
@@ -453,7 +457,12 @@ class SSABuilder(ExpressionBuilder):
             self.assign(lv, self.rvalue(e), c_ast.Assignment("=", target, target, node.coord))
 
     def declare_local(self, node: c_ast.Decl) -> Symbol:
-        if self.scope.lookup(node.name) is not None:
+        hidden = self.scope.lookup(node.name)
+        # a function's name may be taken (C then cannot call it there), not a math
+        # function's, which a rewrite may print a call of
+        if hidden is not None and hidden.kind == "func" and node.name in PURE_MATH:
+            raise Unsupported(f"declaration of '{node.name}' hides the math function")
+        if hidden is not None and hidden.kind != "func":
             raise Unsupported(f"declaration of '{node.name}' hides another variable")
         sym = self.symbols.declare(node, self.scope, "local")
         assert sym is not None
@@ -539,9 +548,14 @@ class SSABuilder(ExpressionBuilder):
 
     def loop(self, node: c_ast.Node, header: str, trailer: str, header_parts: list) -> None:
         self.head_costs[id(node)] = 0.0  # the header is printed as written
+        declared = (
+            {d.name for d in node.init.decls}
+            if isinstance(node, c_ast.For) and isinstance(node.init, c_ast.DeclList)
+            else set()
+        )
         for part in header_parts:
             if part is not None:
-                self.check_header(part)
+                self.check_header(part, declared)
         assigned = self.loop_assigned(node)
         regions, everything = self.loop_stores(node)
         pos = self.next_pos()
@@ -593,14 +607,22 @@ class SSABuilder(ExpressionBuilder):
         self.loops.append(stmt)
         self.emit(stmt)
 
-    def check_header(self, node: c_ast.Node) -> None:
-        """Loop headers are printed as written: only their loop variables may change."""
+    def check_header(self, node: c_ast.Node, declared: set[str]) -> None:
+        """Loop headers are printed as written: only their loop variables (``declared``:
+        those the header declares) may change."""
         for target in assignment_targets(node):
             if not isinstance(target, c_ast.ID):
                 raise Unsupported("loop header stores to memory")
+            if target.name in declared:
+                continue
             sym = self.scope.lookup(target.name)
             if sym is not None and not self.is_register(sym):
-                raise Unsupported("loop header assigns a variable in memory")
+                where = (
+                    f"'{sym.name}', whose address the function takes"
+                    if sym.kind in ("local", "param")
+                    else f"the {'static' if sym.kind == 'static' else 'global'} '{sym.name}'"
+                )
+                raise Unsupported(f"loop header assigns a variable in memory ({where})")
 
     def loop_assigned(self, node: c_ast.Node) -> list[Symbol]:
         """Variables visible here that the loop (header or body) assigns."""

@@ -184,7 +184,7 @@ UNSUPPORTED = [
     ("    d[i] = ix[i] && (t = a[i]);", "assignment inside a conditionally evaluated operand", 13),
     (
         '    char r[4] = "abc";',
-        "an array initialised by something that is not a list of values",
+        "a char array initialised by a string literal",
         13,
     ),
     ("    int n = ix[i];", "declaration of 'n' hides another variable", 13),
