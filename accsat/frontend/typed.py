@@ -297,7 +297,7 @@ class Typer:
         if op in INCDEC:
             target = self.expr(node.expr, scope)
             one = Const(None, ct.INT, "1")
-            value = binary("+" if "+" in op else "-", Current(None, target.ctype), one, node)
+            value = binary("+" if "+" in op else "-", Current(None, target.ctype), one, None)
             return assign(target, value, node, post=op.startswith("p"))
         if op in ("sizeof", "_Alignof"):
             size = None
@@ -355,7 +355,9 @@ class Typer:
         rhs = self.expr(node.rvalue, scope)
         if node.op == "=":
             return assign(target, rhs, node)
-        value = binary(node.op[:-1], Current(None, target.ctype), rhs, node)
+        # the operation has no node of its own: the assignment's is the assignment's
+        # (its type is the target's, which the compiler's type check asserts)
+        value = binary(node.op[:-1], Current(None, target.ctype), rhs, None)
         return assign(target, value, node, rhs=rhs)
 
     def callee(self, node: c_ast.FuncCall, scope: Scope) -> tuple[str, ct.Func]:

@@ -287,8 +287,39 @@ class ExpressionBuilder(BuilderState):
         # unsigned arithmetic narrower than an address wraps where the polynomial does not
         # (``j - 1`` for unsigned j = 0 is 4294967295, not -1): such a subscript is a
         # value of its own, the same place only as itself
-        poly = var_poly(idx) if self.wraps_narrow(idx) else self.poly(idx)
+        wraps = self.wraps_narrow(idx) and self.identity_of(idx) is None
+        poly = var_poly(idx) if wraps else self.poly(idx)
         return None if size is None or poly is None else scale_poly(poly, size)
+
+    def identity_of(self, tid: int) -> int | None:
+        """The term ``tid`` is equal to whatever its operations wrap (``i * 1``, ``(i + k)
+        - k``, ``i + 0`` under -fwrapv): its polynomial is one term ``x`` of a type that
+        ``tid``'s holds, and each operation down to it is in ``tid``'s type, so the value,
+        congruent to ``x`` modulo that type's width and in its range, is ``x`` itself."""
+        t = self.ctype(tid)
+        p = self._poly(tid)
+        if not (isinstance(t, ct.Scalar) and ct.is_integer(t)) or p is None or len(p) != 1:
+            return None
+        ((mono, coeff),) = p.items()
+        if coeff != 1 or len(mono) != 1 or mono[0] == tid:
+            return None
+        (x,) = mono
+        tx_ = self.ctype(x)
+        if not isinstance(tx_, ct.Scalar) or not ct.is_integer(tx_):
+            return None
+        (lo, hi), (xlo, xhi) = ct.int_range(t), ct.int_range(tx_)
+        if not (lo <= xlo and xhi <= hi) or not self._in_type(tid, x, t):
+            return None
+        return x
+
+    def _in_type(self, tid: int, leaf: int, t: ct.CType) -> bool:
+        """Each operation from ``tid`` down to ``leaf`` and the constants is in type ``t``."""
+        if tid == leaf or constant(self.terms, tid):
+            return True
+        term = self.terms[tid]
+        if term.op not in ("Add", "Sub", "Neg", "Mul") or self.ctype(tid) != t:
+            return False
+        return all(self._in_type(a, leaf, t) for a in term.args)
 
     def poly(self, tid: int) -> Poly | None:
         """``_poly``, with a constant of unsigned type narrower than 64 bits reduced modulo
