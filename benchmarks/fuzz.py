@@ -1,31 +1,38 @@
 """Offline fuzzing campaign: thousands of generated kernels x every variant.
 
-    python benchmarks/fuzz.py --kernels 5000 --jobs 2 --out /tmp/accsat-fuzz
+    python benchmarks/fuzz.py --kernels 5000 --batch 1 --jobs 2 --seed 35000000 \
+        --avoid-known-bugs --out /tmp/accsat-fuzz
 
 Kernels are generated from seeds (tests/fuzz/gen.py), ``--batch`` of them per
 program, and each program goes through tests/fuzz/harness.py: rewritten with
 cse, cse+bulk, cse+sat and accsat (``--fp-exact-variants`` adds cse+sat and
 accsat with --fp-exact), compiled and run against the original, and validated
 by the interpreter. Each program has its own compile flags (``batch_flags``:
--funsigned-char, -fshort-enums, -fwrapv, each in about one program in four or
-seven), given to gcc and to accsat alike. A kernel accsat keeps as written for a
-fault of its own is a finding too, counted apart from wrong output
+-funsigned-char and -fwrapv each in about one program in four, -fshort-enums in
+one in seven), given to gcc and to accsat alike. A kernel accsat keeps as written
+for a fault of its own is a finding too, counted apart from wrong output
 (``kept_as_written`` in the summary): its printed C does not re-read as the
 extracted program ("reread"), the compiler's type check disagrees with accsat's
-types ("typecheck"); one the type check could not confirm is one too
-("typecheck-unavailable", with "interp-unsupported": ``unchecked``). The generator
-writes C's edges as well (tests/fuzz/edges.py: INT_MIN and friends in every
-spelling, casts, mixed signedness, -0.0, infinities; issue 21's acceptance is
-``--kernels 5000`` clean). Findings go to OUT/findings.jsonl; with ``--shrink``, each
-distinct (kernel, variant, check) is re-run alone and shrunk, and the minimal
-program is written to OUT/shrunk/ (copy it to tests/fuzz/regressions/ to keep
-it). The summary (OUT/summary.json) has the counts.
+types ("typecheck"); so is one a check could not confirm (``unchecked``:
+"typecheck-unavailable", "interp-unsupported"). The generator writes C's edges as
+well (tests/fuzz/edges.py: INT_MIN and friends in every spelling, casts, mixed
+signedness, -0.0, infinities; issue 21's acceptance is ``--kernels 5000`` clean)
+and its type forms (tests/fuzz/forms.py: enums, mode typedefs, bit-fields, chars;
+issue 35). Seeds: a campaign for issue N starts at ``--seed N*1000000`` (the
+default 1000000 is issue 1's); docs/fuzzing.md lists the campaigns run.
+
+Findings go to OUT/findings.jsonl, each program with findings and its rewrites to
+OUT/cases/bN/ (a finding that depends on timing may not come back on a replay);
+with ``--shrink``, each distinct (kernel, variant, check) is re-run alone and
+shrunk, and the minimal program is written to OUT/shrunk/ (copy it to
+tests/fuzz/regressions/ to keep it). The summary (OUT/summary.json) has the counts.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,7 +66,7 @@ def batch_flags(seeds: list[int]) -> Flags:
 
 
 def work(job):
-    b, base, size, variants, compiled, trials, extract, avoid = job
+    b, base, size, variants, compiled, trials, extract, avoid, cases = job
     seeds = batch_seeds(base, b, size)
     flags = batch_flags(seeds)
     text, _ = program_from_seeds(seeds, batch_model(b), avoid, flags)
@@ -117,6 +124,8 @@ def work(job):
                     if (f.kind, f.variant) in whole:
                         f.kernel = f"k{n}"
                         findings.append(f)
+        if findings and cases is not None:
+            keep_case(Path(tmp), cases / f"b{b}")
     return {
         "batch": b,
         "seeds": seeds,
@@ -128,6 +137,15 @@ def work(job):
         "error": error,
         "findings": [f.__dict__ for f in findings],
     }
+
+
+def keep_case(tmp: Path, to: Path) -> None:
+    """The program and every rewrite of it that was checked: a finding that depends on
+    timing (a saturation or ILP stopped by the clock) does not come back on a replay,
+    its rewritten text does."""
+    to.mkdir(parents=True, exist_ok=True)
+    for src in tmp.glob("*.c"):
+        shutil.copy(src, to / src.name)
 
 
 def single_fails(
@@ -183,6 +201,7 @@ def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
                     args.trials,
                     args.extract_seconds,
                     avoid,
+                    args.out / "cases",
                 )
             )
         except MemoryError:
