@@ -113,31 +113,37 @@ def gen_const(c: Chooser, t: str, env: Env | None = None) -> E:
     return E(str(v) if v >= 0 else f"({v})", "int", abs(v))
 
 
+# identities and constants to combine in index arithmetic, and what they fold to
+_INDEX_IDENTITIES = {
+    "i * 1 + 0": "i",
+    "(i + 5) - 3": "i + 2",
+    "(i - 1) + 1": "i",
+    "1 * i + 0 * n": "i",
+    "i + (n - n)": "i",
+    "(2 * 4 * i) % 23": "(8 * i) % 23",
+    "i * (2 - 1)": "i",
+}
+
+
 def gen_index(c: Chooser, env: Env, depth: int = 1) -> str:
-    """An int expression with a value in [0, 24)."""
+    """An int expression with a value in [0, 24); with the known bug "wrapvindex" avoided,
+    under -fwrapv, its identities folded (the same draws: seeds keep their kernels)."""
+    folded = env.flags.wrapv and "wrapvindex" in env.avoid
     kind = c.int(0, 8)
-    if kind == 8:  # identities and constants to combine in index arithmetic
-        form = c.pick(
-            [
-                "i * 1 + 0",
-                "(i + 5) - 3",
-                "(i - 1) + 1",
-                "1 * i + 0 * n",
-                "i + (n - n)",
-                "(2 * 4 * i) % 23",
-                "i * (2 - 1)",
-            ]
-        )
-        return form
+    if kind == 8:
+        form = c.pick(list(_INDEX_IDENTITIES))
+        return _INDEX_IDENTITIES[form] if folded else form
     if kind == 0:
         return "i"
     if kind == 1:
-        return f"i + {c.int(0, 7)}"
+        k = c.int(0, 7)
+        return "i" if folded and k == 0 else f"i + {k}"
     if kind == 2 and env.index_vars:
         name, top = c.pick(env.index_vars)
         return f"i + {name}" if top <= 8 else name
     if kind == 3:
-        return f"(i * {c.int(1, 3)} + {c.int(0, 15)}) % {N}"
+        m = c.int(1, 3)
+        return f"({'i' if folded and m == 1 else f'i * {m}'} + {c.int(0, 15)}) % {N}"
     if kind == 4:
         return "n - 1 - i"
     if kind == 5:
@@ -1111,7 +1117,11 @@ def program_from_seeds(
 # type of the operation (double), the compiler's type check disagrees and the kernel is kept
 # as written (frontend/typed.py t_Assignment passes the assignment's node to the operation;
 # regressions/typecheck_compound_assignment_type.c). Avoided, it is written ``f = f * (d)``.
-KNOWN_BUGS: frozenset[str] = frozenset({"compound"})
+# "wrapvindex": under -fwrapv a subscript with an identity (a[i * 1]) is another place than
+# a[i] to the SSA, and the same place once printed folded: the re-read check keeps the
+# kernel as written (regressions/reread_wrapv_identity_subscript.c). Avoided, such
+# subscripts are written folded in -fwrapv programs.
+KNOWN_BUGS: frozenset[str] = frozenset({"compound", "wrapvindex"})
 
 
 def kernel_strategy(avoid: frozenset = KNOWN_BUGS):
