@@ -10,7 +10,8 @@
   typedefs of each width signed and unsigned, bit-fields of each width and kind read
   in the body, plain char arrays and bytes above 127).
 * ``test_programs_with_flags_pass_ubsan``: gcc's UB sanitizer finds nothing in programs
-  built with their flags; ``test_wrapv_programs_overflow_without_it``: what -fwrapv
+  built with their flags; ``test_programs_compile_for_ubsan_with_the_known_bugs_avoided``:
+  programs of many kernels written as a campaign writes them compile for it; ``test_wrapv_programs_overflow_without_it``: what -fwrapv
   programs compute does overflow (the sanitizer says so once -fwrapv is dropped).
 * ``test_harness_gives_accsat_the_programs_flags``: the header's flags reach accsat as
   ``accsat rewrite f.c -funsigned-char -fshort-enums -fwrapv`` would pass them.
@@ -183,6 +184,29 @@ def test_programs_with_flags_pass_ubsan(tmp_path, flags):
     sanitize = ["-fsanitize=undefined,float-cast-overflow", "-fno-sanitize-recover=all"]
     proc = _ubsan(tmp_path, text, (*flags.cflags(), *sanitize), "ub")
     assert proc.returncode == 0 and "runtime error" not in proc.stderr, proc.stderr[-3000:]
+
+
+@pytest.mark.parametrize(
+    ("flags", "model"),
+    [(NO_FLAGS, "acc"), (ALL, "omp")],
+    ids=["plain-acc", "all-omp"],
+)
+def test_programs_compile_for_ubsan_with_the_known_bugs_avoided(tmp_path, flags, model):
+    """Programs of many kernels, the shapes of gen.KNOWN_BUGS avoided as a campaign avoids
+    them, compile with their flags for gcc's UB sanitizer (which instruments subscripts: an
+    atomic update ``x = x * (y)`` whose ``x`` reads memory is then "invalid form")."""
+    text, _ = program_from_seeds(list(range(300, 450)), model, KNOWN_BUGS, flags)
+    src = tmp_path / "many.c"
+    src.write_text(text)
+    cmd = [
+        CC,
+        "-fsyntax-only",
+        "-w",
+        "-fsanitize=undefined",
+        {"acc": "-fopenacc", "omp": "-fopenmp"}[model],
+    ]
+    done = subprocess.run([*cmd, *flags.cflags(), str(src)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_wrapv_programs_overflow_without_it(tmp_path):

@@ -635,10 +635,12 @@ def gen_stmt(c: Chooser, env: Env, depth: int, ind: str) -> list[str]:
 
 
 def compound(env: Env, ind: str, lv: str, t: str, op: str, e: E) -> str:
-    """``lv op= e`` (``lv`` of type ``t``); where the known bug "compound" is avoided and
-    the operation is computed in another type than ``t``, ``lv = lv op (e)``."""
+    """``lv op= e`` (``lv`` of type ``t``: float, double or unsigned); where the known bug
+    "compound" is avoided and the operation would be computed in another type than
+    ``t``, ``lv op= (t)(e)`` (still a compound assignment: an atomic update takes no
+    ``lv = lv op e`` whose ``lv`` reads memory, gcc says "invalid form")."""
     if "compound" in env.avoid and arith(t, e.t) != t:
-        return f"{ind}{lv} = {lv} {op[:-1]} {paren(e)};"
+        return f"{ind}{lv} {op} ({t}){paren(e)};"
     return f"{ind}{lv} {op} {e.text};"
 
 
@@ -1116,7 +1118,8 @@ def program_from_seeds(
 # short, narrow mode or _Bool object): accsat's typer gives the expression ``f *= d`` the
 # type of the operation (double), the compiler's type check disagrees and the kernel is kept
 # as written (frontend/typed.py t_Assignment passes the assignment's node to the operation;
-# regressions/typecheck_compound_assignment_type.c). Avoided, it is written ``f = f * (d)``.
+# regressions/typecheck_compound_assignment_type.c). Avoided, it is written ``f *= (float)(d)``
+# (forms.py: ``c = c * (u)`` for a narrow target, never under an atomic directive).
 # "wrapvindex": under -fwrapv a subscript with an identity (a[i * 1]) is another place than
 # a[i] to the SSA, and the same place once printed folded: the re-read check keeps the
 # kernel as written (regressions/reread_wrapv_identity_subscript.c). Avoided, such
