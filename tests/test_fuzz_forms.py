@@ -241,8 +241,7 @@ def test_harness_gives_accsat_the_programs_flags(tmp_path):
     assert done.stdout == inside.text
 
 
-# kernels whose enums -fshort-enums narrows, in arithmetic that shows it (without calls with
-# effects: see EDGE_SEEDS in test_verify_fuzz.py)
+# kernels whose enums -fshort-enums narrows, in arithmetic that shows it
 SHORT_ENUM_SEEDS = [6, 33]
 
 

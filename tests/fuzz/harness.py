@@ -61,6 +61,7 @@ FLOAT_TOL = (1e-5, 1e-6)
 # the reason of a kernel kept as written because its printed C does not re-read as the
 # program the extraction chose (pipeline.reread_check): a bug of accsat's, a finding
 REREAD_MISMATCH = "does not re-read as the extracted program"
+REREAD_RAISED = "printed C is not the extracted program"  # the error under reread_strict
 # the kinds of finding that are a wrong rewritten program (or a crash); the others
 # ("reread", "typecheck", "typecheck-unavailable", "internal") a kernel kept as written
 WRONG = ("compiled", "interp", "rewrite", "compile-rewritten", "run-rewritten", "memory", "killed")
@@ -223,7 +224,9 @@ def check_program(
         try:
             result = rewrite_file(src, options)
         except Exception as exc:  # an accsat crash is a finding too
-            findings.append(Finding("rewrite", name, "", f"{type(exc).__name__}: {exc}"))
+            # (ACCSAT_REREAD_STRICT, the tests' setting, makes a re-read mismatch one)
+            kind = "reread" if REREAD_RAISED in str(exc) else "rewrite"
+            findings.append(Finding(kind, name, "", f"{type(exc).__name__}: {exc}"))
             continue
         for k in result.kernels:
             if stats is not None:
