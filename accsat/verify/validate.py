@@ -36,6 +36,7 @@ from ..frontend.load import load, read_source
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from ..options import Options
+from ..report import LOOP_BODY
 from .compare import Tolerance, compare_runs
 from .cvalues import (
     UB,
@@ -675,9 +676,14 @@ def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
         if not isinstance(span, BodySpan):
             out.append((None, None))
             continue
-        fors = sm_o.for_tokens_on_line(k.line)
-        nth = max((n for n, t in enumerate(fors) if sm_o.tokens[t].start < span.start), default=0)
-        new = sm_n.loop_body(k.line + delta, nth, len(fors))
+        if k.kind == LOOP_BODY:
+            fors = sm_o.for_tokens_on_line(k.line)
+            nth = max(
+                (n for n, t in enumerate(fors) if sm_o.tokens[t].start < span.start), default=0
+            )
+            new = sm_n.loop_body(k.line + delta, nth, len(fors))
+        else:  # a function unit (frontend/units.py)
+            new = sm_n.function_body(k.function, k.line + delta)
         if not isinstance(new, BodySpan):
             return None
         out.append((new_text[new.start : new.end], (new.start, new.end)))
