@@ -78,6 +78,36 @@ def fold_candidate_rules() -> str:
     return "\n".join(out)
 
 
+WIDTHS = "widths"  # the ruleset computing SumWidth and ProdWidth (schema.egg)
+# How many terms an operation adds to a sum (multiplies into a product), from its
+# operands' widths (w0, w1: of its first and second operand); any other operation is
+# one term. a - b adds the terms of both; Fma(a, b, c) = a + b * c those of a and one.
+_WIDTH_OF = {
+    "SumWidth": {"Add": "(+ w0 w1)", "Sub": "(+ w0 w1)", "Fma": "(+ w0 1)", "Neg": "w0"},
+    "ProdWidth": {"Mul": "(+ w0 w1)", "Neg": "w0"},
+}
+
+
+def width_rules() -> str:
+    """egglog rules giving every term its SumWidth and ProdWidth (schema.egg), the
+    fewest terms any of its forms adds (multiplies). Run to saturation before each
+    iteration (with the ``first`` rulesets) when a rule reads them: they only fall, and
+    stop at the smallest."""
+    out = [f"(ruleset {WIDTHS})"]
+    for name, op in OPS.items():
+        if op.kind == "list":
+            continue
+        args = " ".join(f"s{i}" for i in range(1 + op.attrs)) + "".join(
+            f" a{i}" for i in range(op.arity)
+        )
+        for width, combine in _WIDTH_OF.items():
+            value = combine.get(name, "1")
+            operands = [f"(= w{i} ({width} a{i}))" for i in (0, 1) if f"w{i}" in value]
+            query = " ".join([f"(= e ({name} {args}))", *operands])
+            out.append(f"(rule ({query}) ((set ({width} e) {value})) :ruleset {WIDTHS})")
+    return "\n".join(out)
+
+
 @dataclass
 class Saturation:
     egraph: EGraph
@@ -311,12 +341,15 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         s.run(schema_text())
         if rules:
             s.run(text)
+            widths = "Width" in text  # a rule reads the widths: computed with the first
+            if widths:
+                s.run(width_rules())
             # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
-                (FIRST, [r for r in rules if r.first]),
-                (SELECTED, [r for r in rules if not r.first]),
+                (FIRST, [r.name for r in rules if r.first] + ([WIDTHS] if widths else [])),
+                (SELECTED, [r.name for r in rules if not r.first]),
             ):
-                names = " ".join(r.name for r in part)
+                names = " ".join(part)
                 s.run(
                     f"(unstable-combined-ruleset {name} {names})" if names else f"(ruleset {name})"
                 )

@@ -16,7 +16,7 @@ from accsat.egraph.graph import EGraph, ENode
 from accsat.extract import ilp, prune
 from accsat.extract.costs import CostModel, load_cost_model
 from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
-from accsat.extract.greedy import Unextractable, greedy_dag
+from accsat.extract.greedy import Unextractable, greedy_choices
 from accsat.options import ExtractConfig
 
 __all__ = [
@@ -74,7 +74,11 @@ def extract(
     # columns, each repair): computed once per node (on_constants looks at children).
     cost_fn = functools.cache(cost.cost if isinstance(cost, CostModel) else cost)
     roots = list(dict.fromkeys(roots))
-    greedy = greedy_dag(egraph, roots, cost_fn)
+    every = greedy_choices(egraph, roots, cost_fn)
+    missing = [r for r in roots if r not in every]
+    if missing:
+        raise Unextractable(f"e-classes {missing} have no acyclic term")
+    greedy = {c: every[c] for c in chosen_classes(every, roots)}
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
     if config.use_ilp and roots:
@@ -83,6 +87,7 @@ def extract(
             egraph,
             roots,
             cost_fn,
+            every,
             start + config.time_limit,
             config.solver,
             config.stall,
@@ -97,17 +102,20 @@ def _improve(
     egraph: EGraph,
     roots: list[int],
     cost: Callable[[ENode], float],
+    every: dict[int, ENode],
     deadline: float,
     solver: str,
     stall: float | None = None,
     gap: float = 0.0,
 ) -> None:
+    """``every``: greedy's node of every class (local search brings classes in with it)."""
     pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
     start = {c: start[c] for c in chosen_classes(start, roots)}
-    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap)
+    fallback = {c: pruned.better.get((c, n), n) for c, n in every.items() if c in pruned.nodes}
+    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap, fallback)
     if out.rounds:
         result.solver = solver
         cheaper = out.cost < result.greedy_cost - ilp.MARGIN
