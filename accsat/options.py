@@ -135,6 +135,17 @@ class Limits:
         stage="saturate",
         name="saturation_seconds",
     )
+    # the e-graphs of NPB's 224 kernels grow the process by 60 MB at most; a budget
+    # far above that, far below what a compile server's machine can spare per job
+    memory: int = setting(
+        400,
+        "saturation stops before the process grows by more than this many MB while a "
+        "kernel saturates (the e-graph of the iteration before is kept)",
+        parse=Count(1),
+        stage="saturate",
+        name="saturation_memory",
+        metavar="MB",
+    )
 
 
 @dataclass(frozen=True)

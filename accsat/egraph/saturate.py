@@ -113,7 +113,8 @@ class Saturation:
     egraph: EGraph
     class_of: dict[int, int]  # term id -> e-class id
     iterations: int
-    stop_reason: str  # "saturated" | "iteration-limit" | "node-limit" | "time-limit" | "no-rules"
+    # "saturated" | "iteration-limit" | "node-limit" | "memory-limit" | "time-limit" | "no-rules"
+    stop_reason: str
     nodes: int
     classes: int
     seconds: float
@@ -138,6 +139,10 @@ def term_text(terms: TermTable, tid: int) -> str:
     return "(" + " ".join(parts) + ")"
 
 
+# Commands per egglog program where we send many (facts, unions): egglog 13.0's time
+# and memory for one program grow with the square of its commands (730 AssocTo facts:
+# 0.86 s and 450 MB in one program, 0.14 s in programs of 100, on issue 35's kernel).
+FACT_CHUNK = 100
 TERM_ID = "TermId"  # the relation naming each term we put in by its id
 LOAD_CHUNK = 64  # terms per loading rule
 
@@ -242,6 +247,11 @@ class _Session:
         elif text.startswith("(pop"):
             self.depth -= int(text[4:-1] or 1)
         return out
+
+    def run_each(self, commands: list[str]) -> None:
+        """Run ``commands`` (facts, unions) in programs of FACT_CHUNK commands."""
+        for k in range(0, len(commands), FACT_CHUNK):
+            self.run("\n".join(commands[k : k + FACT_CHUNK]))
 
     def dump(self) -> dict:
         serialized = self.eg.serialize([])
@@ -391,7 +401,7 @@ def _saturate(
 ) -> Saturation:
     ids = reachable(terms, roots)
     iterations, reason = 0, "no-rules"
-    replay = None
+    replay, replay_reason = None, "node-limit"
     while True:
         s.run("(push)")  # the kernel's own start: a replay comes back here
         _load(s, terms, ids)
@@ -401,11 +411,13 @@ def _saturate(
             set() if any(r.name == ASSOC_CONST for r in rules) else None
         )
         try:
-            iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc, replay)
+            iterations, reason = _iterate(
+                s, bool(rules), folding, limits, start, assoc, replay, replay_reason
+            )
             break
         except _Replay as again:
             s.run(f"(pop {s.depth})")
-            replay = again.iterations
+            replay, replay_reason = again.iterations, again.reason
     dump = s.dump()
     class_of = s.term_ids(dump)
     graph = EGraph()
@@ -434,8 +446,7 @@ def _load(s: _Session, terms: TermTable, ids: list[int]) -> None:
         if terms[t].op == "Const"
         for f in const_facts(terms[t].ty, terms[t].attrs[0])
     ]
-    if facts:
-        s.run("\n".join(facts))
+    s.run_each(facts)
 
 
 class InconsistentEGraph(RuntimeError):
@@ -462,11 +473,48 @@ GROWTH = 16
 
 
 class _Replay(Exception):
-    """An iteration without a snapshot crossed the node limit: start again and stop
-    after the ``iterations`` before it (egglog runs are deterministic)."""
+    """An iteration without a snapshot crossed the node or memory limit (``reason``):
+    start again and stop after the ``iterations`` before it (egglog runs are
+    deterministic)."""
 
-    def __init__(self, iterations: int):
-        self.iterations = iterations
+    def __init__(self, iterations: int, reason: str):
+        self.iterations, self.reason = iterations, reason
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MB (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm") as f:
+            pages = int(f.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+class _Budget:
+    """The time and memory one kernel's saturation may take (Limits.seconds, .memory):
+    memory is the process's growth since the kernel began."""
+
+    def __init__(self, limits: Limits, start: float):
+        self.limits, self.start, self.base = limits, start, resident_mb()
+
+    def grown(self) -> float:
+        return resident_mb() - self.base
+
+    def over(self, s: _Session) -> str | None:
+        """Which limit the e-graph is past now, if any."""
+        if s.node_count() > self.limits.nodes:
+            return "node-limit"
+        if self.grown() > self.limits.memory:
+            return "memory-limit"
+        return None
+
+    def near(self, s: _Session) -> bool:
+        """Whether an iteration may cross a limit (then it is made on a snapshot)."""
+        return (
+            s.node_count() * GROWTH > self.limits.nodes
+            or self.grown() * GROWTH > self.limits.memory
+        )
 
 
 def _iterate(
@@ -477,9 +525,12 @@ def _iterate(
     start: float,
     assoc: set[tuple[str, ...]] | None = None,
     replay: int | None = None,
+    replay_reason: str = "node-limit",
 ) -> tuple[int, str]:
     """``assoc``: the WantAssoc candidates answered so far, None without assoc-const;
-    ``replay``: run exactly this many iterations (no limit is checked)."""
+    ``replay``: run exactly this many iterations (no limit is checked), then stop for
+    ``replay_reason``."""
+    budget = _Budget(limits, start)
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
     candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
@@ -487,7 +538,7 @@ def _iterate(
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
             return iterations, "time-limit"
-        snapshot = replay is None and s.node_count() * GROWTH > limits.nodes
+        snapshot = replay is None and budget.near(s)
         if snapshot:
             s.run("(push)")
         changed = False
@@ -500,15 +551,16 @@ def _iterate(
         if folding:
             candidates, folded = _fold_new(s, candidates, folding)
             changed = changed or folded
-        if replay is None and s.node_count() > limits.nodes:
+        over = budget.over(s) if replay is None else None
+        if over:
             if not snapshot:
-                raise _Replay(iterations)
+                raise _Replay(iterations, over)
             s.run("(pop)")
-            return iterations, "node-limit"
+            return iterations, over
         iterations += 1
         if not changed:
             return iterations, "saturated"
-    return iterations, "iteration-limit" if replay is None else "node-limit"
+    return iterations, "iteration-limit" if replay is None else replay_reason
 
 
 FIRST = "accsat-first"  # the rulesets marked ``first`` in the manifest, combined
@@ -531,15 +583,18 @@ def answer_assoc(s: _Session, answered: set[tuple[str, ...]]) -> int:
         if result is not None:
             rop, k = result
             facts.append(f"(AssocTo {' '.join(quote(a) for a in args)} {quote(rop)} {quote(k)})")
-            facts += const_facts(args[2], k)
-    if facts:
-        s.run("\n".join(facts))
+            facts += const_facts(args[2], k) if rop != CANCEL else []
+    s.run_each(facts)
     return len(facts)
 
 
+CANCEL = "Id"  # combine's answer where the constants cancel: the sum is x itself
+
+
 def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str] | None:
-    """(op, literal) such that ``(x inner k1) outer k2`` is ``x op literal``, or None
-    when the combined constant has no value of type ``ty`` (it would overflow)."""
+    """(op, literal) such that ``(x inner k1) outer k2`` is ``x op literal``, (CANCEL, "")
+    where it is x itself (rules/identities.egg, assoc-cancel), or None when the combined
+    constant has no value of type ``ty`` (it would overflow)."""
     t = scalar(ty)
     if t is None or not ct.is_integer(t) or ct.promote(t) != t:
         return None
@@ -560,6 +615,8 @@ def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str
     value = cint.wrap(total, t) if ct.is_unsigned(t) else total
     if not cint.fits(value, t):
         return None
+    if value == (1 if op == "Mul" else 0):
+        return CANCEL, ""
     return op, format_int(value, t)
 
 
@@ -630,6 +687,5 @@ def fold_constants(s: _Session, level: str = "all") -> int:
             unions.append(f"(union {node} (Const {quote(base)} {quote(value)}))")
             unions += const_facts(base, value)
         unions.append(f"(subsume {node})")
-    if unions:
-        s.run("\n".join(unions))
+    s.run_each(unions)
     return len(unions)

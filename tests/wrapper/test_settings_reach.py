@@ -16,7 +16,8 @@ from accsat.settings import Setting, declared
 
 from .conftest import ACC, needs_gcc, wrap
 
-# FMA and float reassociation, loads to share, sums to reorder: every setting below that
+# FMA and float reassociation, loads to share, sums to reorder, products whose sharing
+# greedy misses (the last line: the ILP shares d[i - 1] * s): every setting below that
 # can change a rewrite changes this one's
 KERNEL = """\
 #include <math.h>
@@ -28,6 +29,7 @@ void kern(int n, double s)
     double t = a[i] * b[i] + c[i] * d[i] + a[i - 1] * s;
     b[i] = t * s + a[i] * c[i] + d[i + 1] * s + a[i] * b[i];
     c[i] = (a[i] + b[i - 1]) * (a[i] + b[i - 1]) + t;
+    a[i] = d[i - 1] * d[i - 1] * s + d[i - 1] * c[i] * s + (c[i] + s) * d[i - 1] * s;
   }
 }
 """
@@ -48,6 +50,7 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "max_nodes": ("50", True),
     "max_iterations": ("1", True),
     "saturation_seconds": ("0.000001", True),  # stops before the first iteration
+    "saturation_memory": ("1", None),  # stops where the process grew by 1 MB, if it did
     "extract_seconds": ("0", True),  # no time for the ILP: greedy's choice
     "extract_stall": ("0", False),  # this kernel's ILP ends with a proof at once
     "extract_gap": ("0", False),
