@@ -344,6 +344,7 @@ class HighsEngine:
         h.setOptionValue("mip_rel_gap", gap)
         h.setOptionValue("objective_bound", best - MARGIN)
         stalled = _stop_on_stall(h, stall) if stall is not None else [False]
+        within = _stop_within(h, best, gap)
         try:
             self.run_model()
         finally:  # this round's callbacks only
@@ -358,6 +359,8 @@ class HighsEngine:
             return Round(values, "gap" if info.mip_gap > 1e-9 else "optimal")
         if status == S.kTimeLimit:
             return Round(values, "time-limit")
+        if status == S.kInterrupt and within[0]:
+            return Round(values, "gap")
         if status == S.kInterrupt and stalled[0]:
             return Round(values, "stalled")
         return Round(values, "failed")
@@ -381,6 +384,22 @@ class HighsEngine:
 ROOT_QUIET = 0.3
 BOUND_STEP = 0.01
 ROOT_SEEN = 0.1
+
+
+def _stop_within(model, best: float, gap: float) -> list[bool]:
+    """Stop once HiGHS's bound shows that no choice beats ``best`` (the cutoff, which is
+    no solution of HiGHS's own: its gap stays unknown until it finds one) by more than
+    ``gap``. The flag says it did."""
+    stopped = [False]
+
+    def progress(event) -> None:
+        low = event.data_out.mip_dual_bound
+        if math.isfinite(low) and _closed(low, best, gap):
+            stopped[0] = True
+            event.interrupt()
+
+    model.cbMipInterrupt.subscribe(progress)
+    return stopped
 
 
 def _stop_on_stall(model, stall: float) -> list[bool]:
