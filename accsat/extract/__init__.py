@@ -17,6 +17,7 @@ from accsat.extract import ilp, prune
 from accsat.extract.costs import CostModel, load_cost_model
 from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
 from accsat.extract.greedy import Unextractable, greedy_choices
+from accsat.extract.needs import Needs
 from accsat.options import ExtractConfig
 
 __all__ = [
@@ -115,6 +116,11 @@ def _improve(
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
     start = {c: start[c] for c in chosen_classes(start, roots)}
     fallback = {c: pruned.better.get((c, n), n) for c, n in every.items() if c in pruned.nodes}
+    floor = _floor(pruned.nodes, roots, cost)
+    if ilp.closed(floor, result.greedy_cost, gap):  # no solver needed, not even loaded
+        proven = floor >= result.greedy_cost - ilp.MARGIN
+        result.status, result.ilp = ("optimal", "greedy-optimal") if proven else ("greedy", "gap")
+        return
     out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap, fallback)
     if out.rounds:
         result.solver = solver
@@ -126,3 +132,14 @@ def _improve(
         result.status = "feasible"
     if result.status != "greedy":
         result.choice, result.cost = out.choice, out.cost
+
+
+def _floor(
+    nodes: dict[int, list[ENode]], roots: list[int], cost: Callable[[ENode], float]
+) -> float:
+    """A lower bound of every choice's cost: the classes every term of a root contains,
+    and the roots, each at its cheapest node (a kernel of loads and a few operations,
+    each needed, is proven so without a solver)."""
+    needs = Needs(nodes)
+    classes = set(roots).union(*(needs.of(r) for r in roots))
+    return sum(min(cost(n) for n in nodes[c]) for c in classes)

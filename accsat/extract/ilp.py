@@ -46,9 +46,6 @@ import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import highspy
-import numpy as np
-
 from accsat.egraph.graph import ENode, reach
 from accsat.extract import local
 from accsat.extract.dag import Choice, CostFn, chosen_classes, dag_cost, find_cycles, repair
@@ -160,7 +157,7 @@ class Formulation:
             for ch, xs_ in self._users(c, ns, needs).items():
                 act_ch = self.activity(ch)
                 if act_ch != ROOT and not (len(xs_) == 1 and xs_[0] == act_ch):
-                    self._row([*((x, 1.0) for x in xs_), (act_ch, -1.0)], -highspy.kHighsInf, 0.0)
+                    self._row([*((x, 1.0) for x in xs_), (act_ch, -1.0)], -math.inf, 0.0)
 
     def bound_roots(self) -> None:
         """The nodes chosen in a root's region (the classes below it) cost at least the
@@ -178,7 +175,7 @@ class Formulation:
                     for n in self.nodes[c]
                     if cost(n)
                 ]
-                self._row(terms, low, highspy.kHighsInf)
+                self._row(terms, low, math.inf)
 
     def _users(self, c: int, ns: list[ENode], needs: Needs) -> dict[int, list[int]]:
         """Class below ``c`` -> the columns of ``c``'s nodes whose every term contains
@@ -228,7 +225,7 @@ class Formulation:
         edges = [(c, cycle[(i + 1) % len(cycle)]) for i, c in enumerate(cycle)]
         self._row(
             ((self.x(c, n), 1.0) for c, nxt in edges for n in self.nodes[c] if nxt in n.children),
-            -highspy.kHighsInf,
+            -math.inf,
             len(cycle) - 1.0,
         )
         self.cuts += 1
@@ -280,6 +277,9 @@ class HighsEngine:
     """The formulation in one highspy model; cuts are rows added to it between rounds."""
 
     def __init__(self, form: Formulation):
+        import highspy  # here, not at the top: most kernels never need a solver
+        import numpy as np
+
         self.form = form
         with _stdout_silenced():  # the licence banner is printed when the model is made
             self.h = highspy.Highs()
@@ -299,6 +299,8 @@ class HighsEngine:
         self._add_rows()
 
     def _add_rows(self) -> None:
+        import numpy as np
+
         rows = self.form.rows[self.passed :]
         if not rows:
             return
@@ -324,6 +326,9 @@ class HighsEngine:
         """The LP relaxation's bound and solution (None: not solved in time). The rows
         of extract/needs.py make it tight on most kernels: on NPB's BT x_solve.c:720
         (3,560 columns) it is the optimum, 15% below greedy's choice, in 0.06 s."""
+        import highspy
+        import numpy as np
+
         self._add_rows()
         h, n = self.h, len(self.form.costs)
         cols = np.arange(n, dtype=np.int32)
@@ -338,6 +343,8 @@ class HighsEngine:
             h.changeColsIntegrality(n, cols, np.full(n, highspy.HighsVarType.kInteger))
 
     def solve(self, best: float, deadline: float, stall: float | None, gap: float) -> Round:
+        import highspy
+
         self._add_rows()
         h = self.h
         h.setOptionValue("time_limit", max(deadline - time.perf_counter(), 0.01))
@@ -394,7 +401,7 @@ def _stop_within(model, best: float, gap: float) -> list[bool]:
 
     def progress(event) -> None:
         low = event.data_out.mip_dual_bound
-        if math.isfinite(low) and _closed(low, best, gap):
+        if math.isfinite(low) and closed(low, best, gap):
             stopped[0] = True
             event.interrupt()
 
@@ -644,7 +651,7 @@ def _relaxed(
         if bound >= out.cost - MARGIN:
             out.proven, out.stop = True, "optimal"
             return True
-        if _closed(bound, out.cost, gap):
+        if closed(bound, out.cost, gap):
             out.stop = "gap"
             return True
     return False
@@ -666,7 +673,7 @@ def _start_from(
         _offer(out, better, roots, form.cost)
 
 
-def _closed(bound: float, best: float, gap: float) -> bool:
+def closed(bound: float, best: float, gap: float) -> bool:
     """Whether no choice can be cheaper than ``best`` by more than ``gap`` (relative)."""
     return best - bound <= max(gap * best, MARGIN)
 
