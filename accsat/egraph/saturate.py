@@ -90,9 +90,9 @@ _WIDTH_OF = {
 
 def width_rules() -> str:
     """egglog rules giving every term its SumWidth and ProdWidth (schema.egg), the
-    fewest terms any of its forms adds (multiplies). Run to saturation before each
-    iteration (with the ``first`` rulesets) when a rule reads them: they only fall, and
-    stop at the smallest."""
+    fewest terms any of its forms adds (multiplies): one rule per operation, setting
+    both. They run to saturation with the ``first`` rulesets before each iteration
+    (they only fall, to the smallest)."""
     out = [f"(ruleset {WIDTHS})"]
     for name, op in OPS.items():
         if op.kind == "list":
@@ -100,11 +100,22 @@ def width_rules() -> str:
         args = " ".join(f"s{i}" for i in range(1 + op.attrs)) + "".join(
             f" a{i}" for i in range(op.arity)
         )
-        for width, combine in _WIDTH_OF.items():
-            value = combine.get(name, "1")
-            operands = [f"(= w{i} ({width} a{i}))" for i in (0, 1) if f"w{i}" in value]
-            query = " ".join([f"(= e ({name} {args}))", *operands])
-            out.append(f"(rule ({query}) ((set ({width} e) {value})) :ruleset {WIDTHS})")
+        values = {width: combine.get(name, "1") for width, combine in _WIDTH_OF.items()}
+        read = sorted({i for v in values.values() for i in (0, 1) if f"w{i}" in v})
+        query = " ".join(
+            [f"(= e ({name} {args}))"]
+            + [
+                f"(= w{i}{width[0]} ({width} a{i}))"
+                for width in values
+                for i in read
+                if f"w{i}" in values[width]
+            ]
+        )
+        sets = " ".join(
+            f"(set ({width} e) {value.replace('w0', 'w0' + width[0]).replace('w1', 'w1' + width[0])})"
+            for width, value in values.items()
+        )
+        out.append(f"(rule ({query}) ({sets}) :ruleset {WIDTHS})")
     return "\n".join(out)
 
 
@@ -481,11 +492,18 @@ class _Replay(Exception):
         self.iterations, self.reason = iterations, reason
 
 
+_STATM: list[int] = []  # [pid, fd]: /proc/self/statm opened by this process
+
+
 def resident_mb() -> float:
-    """This process's resident memory in MB (0 where /proc does not say)."""
+    """This process's resident memory in MB (0 where /proc does not say). The file
+    stays open (read at each iteration of every kernel); a forked child opens its own."""
     try:
-        with open("/proc/self/statm") as f:
-            pages = int(f.read().split()[1])
+        if not _STATM or _STATM[0] != os.getpid():
+            if _STATM:
+                os.close(_STATM[1])
+            _STATM[:] = [os.getpid(), os.open("/proc/self/statm", os.O_RDONLY)]
+        pages = int(os.pread(_STATM[1], 128, 0).split()[1])
     except (OSError, ValueError, IndexError):
         return 0.0
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
@@ -493,28 +511,27 @@ def resident_mb() -> float:
 
 class _Budget:
     """The time and memory one kernel's saturation may take (Limits.seconds, .memory):
-    memory is the process's growth since the kernel began."""
+    memory is the process's growth since the kernel began. Looked at once an iteration
+    (``look``): egglog's size and the process's memory each cost a call."""
 
     def __init__(self, limits: Limits, start: float):
         self.limits, self.start, self.base = limits, start, resident_mb()
+        self.nodes, self.grown = 0, 0.0
 
-    def grown(self) -> float:
-        return resident_mb() - self.base
+    def look(self, s: _Session) -> None:
+        self.nodes, self.grown = s.node_count(), resident_mb() - self.base
 
-    def over(self, s: _Session) -> str | None:
-        """Which limit the e-graph is past now, if any."""
-        if s.node_count() > self.limits.nodes:
+    def over(self) -> str | None:
+        """Which limit the e-graph was past when last looked at, if any."""
+        if self.nodes > self.limits.nodes:
             return "node-limit"
-        if self.grown() > self.limits.memory:
+        if self.grown > self.limits.memory:
             return "memory-limit"
         return None
 
-    def near(self, s: _Session) -> bool:
+    def near(self) -> bool:
         """Whether an iteration may cross a limit (then it is made on a snapshot)."""
-        return (
-            s.node_count() * GROWTH > self.limits.nodes
-            or self.grown() * GROWTH > self.limits.memory
-        )
+        return self.nodes * GROWTH > self.limits.nodes or self.grown * GROWTH > self.limits.memory
 
 
 def _iterate(
@@ -531,6 +548,7 @@ def _iterate(
     ``replay``: run exactly this many iterations (no limit is checked), then stop for
     ``replay_reason``."""
     budget = _Budget(limits, start)
+    budget.look(s)
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
     candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
@@ -538,7 +556,7 @@ def _iterate(
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
             return iterations, "time-limit"
-        snapshot = replay is None and budget.near(s)
+        snapshot = replay is None and budget.near()
         if snapshot:
             s.run("(push)")
         changed = False
@@ -551,7 +569,9 @@ def _iterate(
         if folding:
             candidates, folded = _fold_new(s, candidates, folding)
             changed = changed or folded
-        over = budget.over(s) if replay is None else None
+        if replay is None:
+            budget.look(s)
+        over = budget.over() if replay is None else None
         if over:
             if not snapshot:
                 raise _Replay(iterations, over)
