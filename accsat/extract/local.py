@@ -154,6 +154,12 @@ def improve(
             for node in classes.get(c, ()):
                 if c not in program.choice or node == program.choice[c]:
                     continue
+                # worth a try only if a class it brings in could serve another class
+                fresh = [k for k in node.children if k not in program.choice]
+                if not any(
+                    u != c and u in program.choice for k in fresh for u, _ in users.get(k, ())
+                ):
+                    continue
                 trial = program.copy()
                 if trial.try_switch(c, node, bring, level=True) is None:
                     continue
