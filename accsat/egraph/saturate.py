@@ -91,7 +91,7 @@ _WIDTH_OF = {
 def width_rules() -> str:
     """egglog rules giving every term its SumWidth and ProdWidth (schema.egg), the
     fewest terms any of its forms adds (multiplies): one rule per operation, setting
-    both. They run to saturation with the ``first`` rulesets before each iteration
+    both. They run to saturation after the ``first`` rulesets before each iteration
     (they only fall, to the smallest)."""
     out = [f"(ruleset {WIDTHS})"]
     for name, op in OPS.items():
@@ -250,6 +250,9 @@ class _Session:
     def __init__(self) -> None:
         self.eg = egglog.EGraph()
         self.depth = 0  # (push)es not (pop)ped yet
+        # before each iteration: the first rulesets to saturation, then (where a rule
+        # reads them) the widths, apart: their passes would run the first rules again
+        self.first = f"(run-schedule (saturate (run {FIRST})))"
 
     def run(self, text: str):
         out = self.eg.run_program(*self.eg.parse_program(text))
@@ -362,12 +365,13 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         s.run(schema_text())
         if rules:
             s.run(text)
-            widths = "Width" in text  # a rule reads the widths: computed with the first
+            widths = "Width" in text  # a rule reads the widths: computed after the first
             if widths:
                 s.run(width_rules())
+                s.first = f"(run-schedule (saturate (run {FIRST})) (saturate (run {WIDTHS})))"
             # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
-                (FIRST, [r.name for r in rules if r.first] + ([WIDTHS] if widths else [])),
+                (FIRST, [r.name for r in rules if r.first]),
                 (SELECTED, [r.name for r in rules if not r.first]),
             ):
                 names = " ".join(part)
@@ -561,7 +565,7 @@ def _iterate(
             s.run("(push)")
         changed = False
         if rules:
-            out = s.run(f"(run-schedule (saturate (run {FIRST})))")
+            out = s.run(s.first)
             out += s.run(f"(run {SELECTED} 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
             if assoc is not None:
