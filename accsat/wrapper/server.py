@@ -51,10 +51,9 @@ CHECK_EVERY = 5.0  # seconds between checks that the socket is still ours
 READ_WAIT = 2.0  # seconds for a client's request once it connected
 # Imported once by the server for all its children: everything the pipeline needs but
 # egglog (never imported here, see above).  A missing one only costs its children time.
-PRELOAD = (
+PRELOAD = (  # not PuLP: only --solver cbc needs it (70 ms and more at every server start)
     "numpy",
     "highspy",
-    "pulp",
     "pycparser",
     "accsat.frontend.load",
     "accsat.extract",
