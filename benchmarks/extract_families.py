@@ -9,8 +9,8 @@ the e-graph's e-nodes, the saturate and extract stages' seconds, the extracted c
 and how the ILP ended. ``--proof`` extracts each kernel's e-graph once more with the
 ILP run to a proof (gap 0, no stall, ``--proof-seconds``) and compares the costs.
 Printed per family: kernels, e-nodes (mean, max), saturation and extraction seconds
-(sum, slowest kernel), and against the proof: the total's excess and the worst
-kernel's. ``--gcc`` also times, interleaved, ``gcc -O3 -fopenacc -foffload=disable
+(sum, slowest kernel), in wall and CPU seconds, and against the proof: the total's
+excess and the worst kernel's. ``--gcc`` also times, interleaved, ``gcc -O3 -fopenacc -foffload=disable
 -c`` and ``accsat rewrite`` (one process each, the median of ``--runs``) on the file
 and prints the ratio. Timings are of a busy machine unless it is quiet: the load
 average is printed.
@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -38,25 +39,38 @@ from accsat.options import Options  # noqa: E402
 
 
 def measure(path: Path, options: Options, proof_seconds: float | None) -> list[dict]:
-    """One record per kernel of ``path``, rewritten with ``options``."""
-    real = pipeline.extract
+    """One record per kernel of ``path``, rewritten with ``options``; the saturate and
+    extract stages' seconds of CPU too (what a busy machine disturbs least)."""
+    real, real_saturate = pipeline.extract, pipeline.saturate
     proven: list[tuple[float, str]] = []
+    cpu = {"saturate": 0.0, "extract": 0.0}
 
     def extract(egraph, roots, cost, config=None):
         config = config or ExtractConfig()
+        start = time.process_time()
         out = real(egraph, roots, cost, config)
+        cpu["extract"] += time.process_time() - start
         if proof_seconds and config.use_ilp:  # the same e-graph, the ILP run to a proof
             full = ExtractConfig(time_limit=proof_seconds, stall=None, gap=0.0)
             best = real(egraph, roots, cost, full)
             proven.append((best.cost, best.status))
         return out
 
-    pipeline.extract = extract  # the pipeline's own call, so the e-graph is the same
+    def saturate(*args, **kw):
+        start = time.process_time()
+        try:
+            return real_saturate(*args, **kw)
+        finally:
+            cpu["saturate"] += time.process_time() - start
+
+    # the pipeline's own calls, so the e-graph is the same
+    pipeline.extract, pipeline.saturate = extract, saturate
     try:
         loaded, rewrite = pipeline.prepare(path, options)
         records = []
         for i, kernel in enumerate(loaded.kernels):
             proven.clear()
+            cpu.update(saturate=0.0, extract=0.0)
             report = rewrite(i)[0]
             record = {
                 "kernel": kernel.function,
@@ -65,6 +79,8 @@ def measure(path: Path, options: Options, proof_seconds: float | None) -> list[d
                 "nodes": (report.egraph or {}).get("nodes", 0),
                 "saturate_s": report.seconds.get("saturate", 0.0),
                 "extract_s": report.seconds.get("extract", 0.0),
+                "saturate_cpu_s": cpu["saturate"],
+                "extract_cpu_s": cpu["extract"],
                 "cost": report.cost.get("extracted"),
                 "ilp": report.ilp,
             }
@@ -73,7 +89,7 @@ def measure(path: Path, options: Options, proof_seconds: float | None) -> list[d
             records.append(record)
         return records
     finally:
-        pipeline.extract = real
+        pipeline.extract, pipeline.saturate = real, real_saturate
 
 
 def by_family(records: list[dict]) -> dict[str, dict]:
@@ -90,6 +106,9 @@ def by_family(records: list[dict]) -> dict[str, dict]:
             "saturate_max_s": round(max(r["saturate_s"] for r in rs), 3),
             "extract_s": round(sum(r["extract_s"] for r in rs), 3),
             "extract_max_s": round(max(r["extract_s"] for r in rs), 3),
+            "saturate_cpu_s": round(sum(r["saturate_cpu_s"] for r in rs), 3),
+            "extract_cpu_s": round(sum(r["extract_cpu_s"] for r in rs), 3),
+            "extract_cpu_max_s": round(max(r["extract_cpu_s"] for r in rs), 3),
         }
         with_proof = [r for r in rs if r.get("proof_cost") and r.get("cost") is not None]
         if with_proof:
@@ -107,40 +126,50 @@ def by_family(records: list[dict]) -> dict[str, dict]:
 
 def show(rows: dict[str, dict]) -> None:
     head = f"{'family':10s} {'k':>3s} {'nodes':>11s} {'saturate s':>13s} {'extract s':>13s}"
+    head += f" {'CPU: sat':>8s} {'extract':>13s}"
     print(head + f" {'excess %':>9s} {'worst %':>8s} {'proven':>6s}")
     for name, r in rows.items():
         line = (
             f"{name:10s} {r['kernels']:3d} {r['nodes_mean']:5d}/{r['nodes_max']:<5d} "
             f"{r['saturate_s']:6.2f}/{r['saturate_max_s']:<6.3f} "
-            f"{r['extract_s']:6.2f}/{r['extract_max_s']:<6.3f}"
+            f"{r['extract_s']:6.2f}/{r['extract_max_s']:<6.3f} "
+            f"{r['saturate_cpu_s']:8.2f} {r['extract_cpu_s']:6.2f}/{r['extract_cpu_max_s']:<6.3f}"
         )
         if "excess_pct" in r:
             line += f" {r['excess_pct']:9.3f} {r['worst_excess_pct']:8.3f} {r['proven']:6d}"
         print(line)
 
 
-def timed(cmd: list[str], cwd: Path) -> float:
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run of ``cmd``."""
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=7200)
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def against_gcc(work: Path, name: str, runs: int, variant: str | None) -> dict:
-    """Median seconds of gcc -O3 -c and of accsat rewrite on the file, interleaved."""
+    """Median seconds (wall, CPU) of gcc -O3 -c and of accsat rewrite on the file,
+    interleaved."""
     gcc = ["gcc", "-O3", "-fopenacc", "-foffload=disable", "-c", name, "-o", "out.o"]
-    accsat = [sys.executable, "-m", "accsat", "rewrite", name, "-o", "out.c"]
+    accsat = [sys.executable, "-m", "accsat.cli", "rewrite", name, "-o", "out.c"]
     accsat += ["--variant", variant] if variant else []
     g, a = [], []
     for _ in range(runs):
         g.append(timed(gcc, work))
         a.append(timed(accsat, work))
-    return {
-        "gcc_s": round(statistics.median(g), 3),
-        "accsat_s": round(statistics.median(a), 3),
-        "ratio": round(statistics.median(a) / statistics.median(g), 2),
-    }
+    out = {}
+    for k, clock in enumerate(("s", "cpu_s")):
+        gm, am = statistics.median(x[k] for x in g), statistics.median(x[k] for x in a)
+        out |= {f"gcc_{clock}": round(gm, 3), f"accsat_{clock}": round(am, 3)}
+        out[f"ratio{'' if k == 0 else '_cpu'}"] = round(am / gm, 2)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,12 +196,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = by_family(records)
     show(rows)
     summary: dict = {"families": rows, "kernels": records, "load": os.getloadavg()[0]}
-    slowest = max(rows, key=lambda f: rows[f]["extract_s"])
-    print(
-        f"slowest extraction: {slowest} {rows[slowest]['extract_s']:.2f} s against its "
-        f"saturation {rows[slowest]['saturate_s']:.2f} s; slowest kernel "
-        f"{max(r['extract_s'] for r in records):.3f} s"
-    )
+    for clock, sat, ext, one in (
+        ("wall", "saturate_s", "extract_s", "extract_s"),
+        ("CPU", "saturate_cpu_s", "extract_cpu_s", "extract_cpu_s"),
+    ):
+        slowest = max(rows, key=lambda f: rows[f][ext])
+        print(
+            f"{clock}: slowest extraction {slowest} {rows[slowest][ext]:.2f} s against its "
+            f"saturation {rows[slowest][sat]:.2f} s; slowest kernel "
+            f"{max(r[one] for r in records):.3f} s"
+        )
     with_proof = [r for r in records if r.get("proof_cost")]
     if with_proof:
         cost = sum(r["cost"] for r in with_proof)
