@@ -33,8 +33,8 @@ void kern(int n, double s)
   }
 }
 """
-# a multiplication costs a hundred additions: the fewest multiplications win
-DEAR_MULS = 'name = "dear-muls"\ndefault = 10.0\n[ops]\nConst = 0.0\nVar = 1.0\nMul = 1000.0\n'
+# a fused multiply-add costs a hundred additions: the fewest of them win
+DEAR_FMAS = 'name = "dear-fmas"\ndefault = 10.0\n[ops]\nConst = 0.0\nVar = 1.0\nFma = 1000.0\n'
 
 # A value other than the default for every rewrite setting, and whether it changes the
 # rewrite of KERNEL (None: it may or may not, e.g. a register budget before the code
@@ -46,14 +46,14 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "fp_exact": ("1", True),
     "declarations_first": ("1", True),
     "fma_call": ("1", True),
-    "cost_model": ("@dear-muls.toml", True),
+    "cost_model": ("@dear-fmas.toml", True),
     "max_nodes": ("50", True),
     "max_iterations": ("1", True),
     "saturation_seconds": ("0.000001", True),  # stops before the first iteration
     "saturation_memory": ("1", None),  # stops where the process grew by 1 MB, if it did
     "extract_seconds": ("0", True),  # no time for the ILP: greedy's choice
     "extract_stall": ("0", False),  # this kernel's ILP ends with a proof at once
-    "extract_gap": ("0", False),
+    "extract_gap": ("0", None),  # the proven optimum may be another of equal cost
     "solver": ("cbc", None),  # another optimum of the same cost, or the same one
     "ilp": ("0", True),
     "registers": ("keep", None),
@@ -92,7 +92,7 @@ def _rewrite(path: Path, args: list[str]) -> str:
 def folder(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("reach")
     (folder / "k.c").write_text(KERNEL)
-    (folder / "dear-muls.toml").write_text(DEAR_MULS)
+    (folder / "dear-fmas.toml").write_text(DEAR_FMAS)
     return folder
 
 
