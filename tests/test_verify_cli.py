@@ -43,7 +43,7 @@ def _break_first_kernel(monkeypatch) -> None:
 
     monkeypatch.setattr(pipeline, "_print", broken)
     monkeypatch.setattr(
-        pipeline, "reread_check", lambda loaded, results, options, share=None: results
+        pipeline, "reread_check", lambda loaded, results, options: results
     )
 
 
