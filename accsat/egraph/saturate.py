@@ -88,6 +88,16 @@ _WIDTH_OF = {
 }
 
 
+# operations whose value is no operand of a float or unsigned sum or product (lists, int
+# comparisons and logic, addresses and pointer differences): no width, no rule (a rule
+# costs every iteration something; under assoc-signed such a sum is not regrouped)
+_NO_WIDTH = frozenset(
+    name
+    for name, op in OPS.items()
+    if op.kind in ("list", "comparison", "logic") or name in ("Sym", "AddrOf", "PtrAdd", "PtrDiff")
+)
+
+
 def width_rules() -> str:
     """egglog rules giving every term its SumWidth and ProdWidth (schema.egg), the
     fewest terms any of its forms adds (multiplies): one rule per operation, setting
@@ -95,7 +105,7 @@ def width_rules() -> str:
     (they only fall, to the smallest)."""
     out = [f"(ruleset {WIDTHS})"]
     for name, op in OPS.items():
-        if op.kind == "list":
+        if name in _NO_WIDTH:
             continue
         args = " ".join(f"s{i}" for i in range(1 + op.attrs)) + "".join(
             f" a{i}" for i in range(op.arity)
@@ -250,9 +260,16 @@ class _Session:
     def __init__(self) -> None:
         self.eg = egglog.EGraph()
         self.depth = 0  # (push)es not (pop)ped yet
-        # before each iteration: the first rulesets to saturation, then (where a rule
-        # reads them) the widths, apart: their passes would run the first rules again
-        self.first = f"(run-schedule (saturate (run {FIRST})))"
+        self.widths = False  # a rule reads the widths (width_rules loaded)
+        self.cancel = False  # the assoc-cancel ruleset is loaded
+
+    def first(self, cancelling: bool) -> str:
+        """Before each iteration: the first rulesets to saturation (assoc-cancel with them
+        once constants folded or combined: only then can they cancel), then, where a rule
+        reads them, the widths, apart (their passes would run the first rules again)."""
+        cancel = f" (run {ASSOC_CANCEL})" if cancelling and self.cancel else ""
+        widths = f" (saturate (run {WIDTHS}))" if self.widths else ""
+        return f"(run-schedule (saturate (run {FIRST}){cancel}){widths})"
 
     def run(self, text: str):
         out = self.eg.run_program(*self.eg.parse_program(text))
@@ -368,10 +385,11 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
             widths = "Width" in text  # a rule reads the widths: computed after the first
             if widths:
                 s.run(width_rules())
-                s.first = f"(run-schedule (saturate (run {FIRST})) (saturate (run {WIDTHS})))"
+            s.widths = widths
+            s.cancel = any(r.name == ASSOC_CANCEL for r in rules)
             # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
-                (FIRST, [r.name for r in rules if r.first]),
+                (FIRST, [r.name for r in rules if r.first and r.name != ASSOC_CANCEL]),
                 (SELECTED, [r.name for r in rules if not r.first]),
             ):
                 names = " ".join(part)
@@ -555,7 +573,7 @@ def _iterate(
     budget.look(s)
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
-    candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
+    candidates, cancelling = _fold_new(s, 0, folding) if folding else (0, False)
     iterations = 0
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
@@ -565,14 +583,14 @@ def _iterate(
             s.run("(push)")
         changed = False
         if rules:
-            out = s.run(s.first)
+            out = s.run(s.first(cancelling))
             out += s.run(f"(run {SELECTED} 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
-            if assoc is not None:
-                changed = answer_assoc(s, assoc) > 0 or changed
+            if assoc is not None and answer_assoc(s, assoc) > 0:
+                changed = cancelling = True
         if folding:
             candidates, folded = _fold_new(s, candidates, folding)
-            changed = changed or folded
+            changed, cancelling = changed or folded, cancelling or folded
         if replay is None:
             budget.look(s)
         over = budget.over() if replay is None else None
@@ -590,6 +608,7 @@ def _iterate(
 FIRST = "accsat-first"  # the rulesets marked ``first`` in the manifest, combined
 SELECTED = "accsat-selected"  # the other rulesets, combined
 ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
+ASSOC_CANCEL = "assoc-cancel"  # constants that cancel (first, once constants changed)
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
