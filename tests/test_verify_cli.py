@@ -42,9 +42,7 @@ def _break_first_kernel(monkeypatch) -> None:
         return dataclasses.replace(printed, text=text)
 
     monkeypatch.setattr(pipeline, "_print", broken)
-    monkeypatch.setattr(
-        pipeline, "reread_check", lambda loaded, results, options: results
-    )
+    monkeypatch.setattr(pipeline, "reread_check", lambda loaded, results, options: results)
 
 
 def _body(text: str, line_of_for: int) -> str:
