@@ -13,7 +13,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
@@ -67,49 +66,28 @@ class _FileContext:
 
 # the report, the new body (None: kept as written) and what it must re-read as
 KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
-# share(digest, sizes, one, progress, task): one(i) for every index i, in order, given
-# the loaded file's digest (another process must have loaded the same program) and each
-# job's size (the biggest are best started first; one job alone is fine), progress
-# called as rewrite_file's; task(i), if given, is what another process needs for job i
-# besides the file (reread_one's arguments), else job i is the rewrite of kernel i.  The
-# compile server's spreads the jobs over two processes.
-Task = Callable[[int], tuple] | None  # what another process needs for job i (None: a kernel)
-Share = Callable[
-    [bytes, list[int], Callable[[int], Any], Callable[[int, int], None] | None, Task],
-    list,
-]
 
 
 def rewrite_file(
     path: Path,
     options: Options = Options(),
     progress: Callable[[int, int], None] | None = None,
-    share: Share | None = None,
     deadline: float | None = None,
 ) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
-    and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
-    kernel's is independent of the others'), then the re-read checks of the rewritten
-    ones. A kernel not started by ``deadline``
+    and after each kernel. A kernel not started by ``deadline``
     (``time.monotonic()``) is kept as written, the finished ones are kept."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
         total = len(loaded.kernels)
-        if share is not None:
-            sizes = [
-                k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
-                for k in loaded.kernels
-            ]
-            results = share(loaded.digest, sizes, one, progress, None)
-        else:
-            results = []
-            for done in range(total):
-                if progress is not None:
-                    progress(done, total)
-                results.append(one(done))
-        results = reread_check(loaded, results, options, share=share)
+        results = []
+        for done in range(total):
+            if progress is not None:
+                progress(done, total)
+            results.append(one(done))
+        results = reread_check(loaded, results, options)
         results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
@@ -376,12 +354,11 @@ def type_check(
 
 
 def reread_check(
-    loaded: LoadedFile, results: list[KernelResult], options: Options, share: Share | None = None
+    loaded: LoadedFile, results: list[KernelResult], options: Options
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
-    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error).
-    ``share``: the kernels are read back in two processes."""
+    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error)."""
     todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
     if not todo:
         return results
@@ -397,17 +374,10 @@ def reread_check(
         whole = f"the rewritten file does not preprocess: {exc}"
         verdicts = [_mismatch(loaded, i, whole, exc) for i in todo]
     else:
-        tasks = [(i, bodies[i], results[i][2]) for i in todo]
-
-        def check(j: int) -> str:
+        verdicts = []
+        for i in todo:
             _collect_now()
-            return reread_one(loaded, *tasks[j])
-
-        verdicts = (
-            share(loaded.digest, [len(b) for _, b, _ in tasks], check, None, tasks.__getitem__)
-            if share is not None
-            else [check(j) for j in range(len(tasks))]
-        )
+            verdicts.append(reread_one(loaded, i, bodies[i], results[i][2]))
     out = list(results)
     for i, why in zip(todo, verdicts, strict=True):
         if why:
@@ -440,8 +410,7 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
 
 def _mismatch(loaded: LoadedFile, i: int, why: str, exc: Exception) -> str:
     """``why`` kernel ``i`` does not re-read as extracted; with the setting
-    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead (under a share it names the first kernel
-    checked that failed: the biggest first, not the first in the file)."""
+    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead."""
     if environment("reread_strict"):
         raise AssertionError(
             f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"

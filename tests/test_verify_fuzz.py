@@ -361,7 +361,7 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
     monkeypatch.setattr(
         pipeline,
         "reread_check",
-        lambda loaded, results, options, share=None: results,
+        lambda loaded, results, options: results,
         raising=False,
     )
     findings = check_program(text, tmp_path / "old", cse, interp=False, extract_seconds=2.0)

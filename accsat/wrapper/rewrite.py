@@ -68,7 +68,7 @@ def deadline_for(timeout: float) -> float:
     return time.monotonic() + STARTS * timeout
 
 
-def _child(path: str, options, share=None, deadline: float | None = None) -> dict:
+def _child(path: str, options, deadline: float | None = None) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -76,7 +76,7 @@ def _child(path: str, options, share=None, deadline: float | None = None) -> dic
     try:
         from ..pipeline import rewrite_file
 
-        result = rewrite_file(Path(path), options, share=share, deadline=deadline)
+        result = rewrite_file(Path(path), options, deadline=deadline)
         return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
     except AccsatError as exc:
         return {"error": _first_line(str(exc)), "cacheable": True}
