@@ -7,8 +7,10 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import math
+import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -32,8 +34,9 @@ from .extract.costs import MOST_TIE_BREAK, constants_free, preferring
 from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
 from .frontend.kernels import Kernel
+from .frontend.linemap import LineMap
 from .frontend.load import LoadedFile, load
-from .frontend.preprocess import compile_flags
+from .frontend.preprocess import c_string, compile_flags
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
 from .report import KEPT_BY_TUNING, NO_GAIN, NOT_LP64, OUT_OF_TIME, OVER_BUDGET, KernelReport
@@ -120,7 +123,17 @@ def rewrite_file(
             report.bodies = {"line": kernel.line, "original": written, "rewritten": rewritten}
     reports = [report for report, _, _ in results]
     replacements = [r for _, r, _ in results if r is not None]
-    out = splice(loaded.text, replacements, options.line_directives)
+    if loaded.lines is None:
+        out = splice(loaded.text, replacements, options.line_directives)
+    else:  # the file's own #line directives name its lines: accsat's name them so too
+        out = splice(
+            loaded.text,
+            [
+                _named_lines(r, options.line_directives or str(path), loaded.lines)
+                for r in replacements
+            ],
+            directive=functools.partial(_named_line, loaded.lines),
+        )
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports)
@@ -196,15 +209,7 @@ def prepare(
             why = NOT_LP64
         if why:  # a tuning database keeps it as written, no time left, a target not modelled
             return (
-                KernelReport(
-                    str(path),
-                    kernel.line,
-                    kernel.construct,
-                    kernel.function,
-                    config,
-                    kind=kernel.kind,
-                    column=kernel.column,
-                ).unchanged(why),
+                kernel_report(kernel, path, config).unchanged(why),
                 None,
                 None,
             )
@@ -213,15 +218,7 @@ def prepare(
                 return rewrite_kernel(kernel, *_variant(config, ctx, options, by_config))
         except RecursionError as exc:  # deeper than find_kernels' measured limit allows
             return (
-                KernelReport(
-                    str(path),
-                    kernel.line,
-                    kernel.construct,
-                    kernel.function,
-                    config,
-                    kind=kernel.kind,
-                    column=kernel.column,
-                ).unchanged(_too_deep(exc)),
+                kernel_report(kernel, path, config).unchanged(_too_deep(exc)),
                 None,
                 None,
             )
@@ -255,19 +252,35 @@ def _variant(
     return memo[config]
 
 
-def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
-    report = KernelReport(
-        str(ctx.path),
-        kernel.line,
+def kernel_report(kernel: Kernel, path: Path, variant: str) -> KernelReport:
+    """A kernel's report, naming its place as the compiler does (a ``#line`` directive's
+    file and line; then ``unit`` is the file compiled)."""
+    file, line = kernel.named or (str(path), kernel.line)
+    unit = str(path) if file != str(path) else ""
+    return KernelReport(
+        file,
+        line,
         kernel.construct,
         kernel.function,
-        options.variant,
+        variant,
         kind=kernel.kind,
         column=kernel.column,
+        unit=unit,
     )
+
+
+def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
+    report = kernel_report(kernel, ctx.path, options.variant)
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
         return report.unchanged(kernel.span), None, None
+    lines = ctx.file.lines
+    if (
+        options.line_directives is None
+        and lines is not None
+        and lines.renamed_within(kernel.span.first_line, kernel.span.last_line)
+    ):  # generated code names its statements' lines: so does the rewrite (_named_lines)
+        options = replace(options, line_directives=str(ctx.path))
     t = time.perf_counter()
     try:
         ssa = build_ssa(
@@ -373,6 +386,22 @@ def type_check(
         if why:
             out[i] = (report.unchanged(why), None, None)
     return out
+
+
+def _named_line(lines: LineMap, line: int) -> str:
+    """The ``#line`` directive that gives the file's ``line`` the name its own directives
+    give it."""
+    named = lines.presumed(line)
+    assert named is not None  # a kernel after an unreadable directive is kept as written
+    return line_directive(named[1], named[0])
+
+
+def _named_lines(r: Replacement, name: str, lines: LineMap) -> Replacement:
+    """``r`` with the ``#line`` directives accsat printed in it (naming ``name``'s own
+    lines) naming those lines as the file's own directives do."""
+    ours = re.compile(rf"^#line ([0-9]+) {re.escape(c_string(name))}$", re.M)
+    text = ours.sub(lambda m: _named_line(lines, int(m.group(1))).rstrip("\n"), r.text)
+    return replace(r, text=text)
 
 
 def reread_check(

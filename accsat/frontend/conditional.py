@@ -68,6 +68,8 @@ def find_groups(
         name = directive_name(tok.text)
         if name in others or name == "":  # "#" alone is a null directive
             continue
+        if name.isdigit() and "line" in others:  # a line marker: "# 12 "file""
+            continue
         if name in _OPEN:
             if depth == 0:
                 why = _boundary_before(tokens, first, k)

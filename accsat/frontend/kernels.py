@@ -44,6 +44,9 @@ class Kernel:
     column: int = 0  # of the ``for`` on ``line``, as gcc counts (SourceMap.for_column)
     kind: str = LOOP_BODY  # or ROUTINE, CALLEE: a function's body (report.py)
     returns: ct.CType | None = None  # a function unit's return type (``return`` allowed)
+    # (file, line) the compiler names the loop's line by, where the file's own #line
+    # directives name another (load.py); None: the file's own name and ``line``
+    named: tuple[str, int] | None = None
 
     @property
     def body(self) -> c_ast.Node:

@@ -21,8 +21,9 @@ from . import ctypes as ct
 from .conditional import marked
 from .depth import deep_recursion
 from .kernels import Kernel, find_kernels
+from .linemap import LineMap, blanked, line_map
 from .parse import parse_attributed
-from .preprocess import PreprocessOptions, preprocess, preprocess_copy
+from .preprocess import PreprocessOptions, c_string, preprocess, preprocess_copy
 from .source_map import BodySpan, SourceMap
 from .symbols import FileSymbols
 from .target import read_target
@@ -48,6 +49,9 @@ class LoadedFile:
     # what the compiler's flags make of C's types (plain char, enums, overflow...): every
     # stage that reads this file's types or folds its constants runs under it (ct.targeting)
     target: ct.Target = ct.DEFAULT_TARGET
+    # the lines the text's own #line directives give its lines (None: it has none); the
+    # parse, the kernels and their spans use the text's own lines (linemap.py)
+    lines: LineMap | None = None
 
 
 def read_source(path: Path) -> str:
@@ -78,12 +82,23 @@ def load(
     """``path`` preprocessed with ``options`` and parsed; its kernels mapped onto ``text``
     (default: the file's own text) and attributed to the file called ``main`` (default:
     ``path``; the wrapper names the user's file when it works on a copy). ``cache=False``
-    for a file that will not be loaded again (a temporary copy)."""
+    for a file that will not be loaded again (a temporary copy).
+
+    The ``#line`` directives of a file accsat was given to read (``main`` not given) are
+    blanked before it is parsed (``linemap.py``): its kernels keep the file's own lines,
+    and ``LoadedFile.lines`` says what the compiler calls them. A text loaded for another
+    file (``main`` given: accsat's output, read again) is read with its directives: they
+    name that file's lines."""
     start = time.perf_counter()
     path = Path(path)
     text = read_source(path) if text is None else text
     options = options or PreprocessOptions()
-    pre = preprocess(path, options)
+    lines = line_map(text, str(path)) if main is None else None
+    parsed = text if lines is None else blanked(text)  # the same offsets and lines
+    if lines is None:
+        pre = preprocess(path, options)
+    else:  # its first line named as gcc names the file itself
+        pre = preprocess_copy(path, f"#line 1 {c_string(str(path))}\n" + parsed, options)
     main = main or str(path)
     target = read_target(pre, options.flags)
     key = (
@@ -105,7 +120,7 @@ def load(
             kernels, symbols = find_kernels(ast, source, main, attributes)
             if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
                 ast, kernels, symbols = _with_groups_marked(
-                    path, text, options, source, main, (ast, kernels, symbols)
+                    path, parsed, options, source, main, (ast, kernels, symbols)
                 )
         except RecursionError:  # statements or declarations deeper than the stack allows
             raise AccsatError("nested too deeply to read its declarations", main) from None
@@ -120,12 +135,24 @@ def load(
         time.perf_counter() - start,
         digest,
         target,
+        lines,
     )
+    if lines is not None:
+        _name_lines(kernels, lines)
     if cache:
         _cache[key] = loaded
         if len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return loaded
+
+
+def _name_lines(kernels: list[Kernel], lines: LineMap) -> None:
+    """Each kernel's place as the compiler names it; a kernel after a directive accsat
+    cannot read stays as written (its diagnostics would name lines accsat cannot tell)."""
+    for k in kernels:
+        k.named = lines.presumed(k.line)
+        if k.named is None and isinstance(k.span, BodySpan):
+            k.span = "after a #line directive whose operands accsat cannot read"
 
 
 def _with_groups_marked(
@@ -141,9 +168,8 @@ def _with_groups_marked(
     If that does not parse, the first reading, with those kernels left as written."""
     kernels = plain[1]
     spans = [k.span for k in kernels if isinstance(k.span, BodySpan) and k.span.groups]
-    filename = kernels[0].loop.coord.file if kernels[0].loop.coord else str(path)
     try:
-        text_marked = marked(text, [list(s.groups) for s in spans], filename)
+        text_marked = marked(text, [list(s.groups) for s in spans], main)
         pre = preprocess_copy(path, text_marked, options)
         ast, attributes = parse_attributed(pre, str(path))
         kernels, symbols = find_kernels(ast, source, main, attributes)

@@ -137,7 +137,9 @@ class SourceMap:
         if end is None:
             return "cannot find the end of the loop body in the source text"
         first, last = self.tokens[i], self.tokens[end - 1]
-        groups = find_groups(self.text, self.tokens, i, end)
+        # a #line directive may sit between statements (generated code): the body is read
+        # with the directives blanked (linemap.py)
+        groups = find_groups(self.text, self.tokens, i, end, ("pragma", "line"))
         if isinstance(groups, str):
             return groups
         return BodySpan(
