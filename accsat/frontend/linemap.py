@@ -35,6 +35,11 @@ class LineMap:
     # read (a macro: ``#line __LINE__``)
     names: tuple[tuple[int, str] | None, ...]
 
+    @property
+    def files(self) -> frozenset[str]:
+        """The files the directives name."""
+        return frozenset(n[1] for n in self.names if n is not None)
+
     def renamed_within(self, first: int, last: int) -> bool:
         """Whether a directive renames a line in ``first..last`` (after the first)."""
         k = bisect.bisect_right(self.starts, first)

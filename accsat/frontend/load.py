@@ -99,7 +99,7 @@ def load(
         pre = preprocess(path, options)
     else:  # its first line named as gcc names the file itself
         pre = preprocess_copy(path, f"#line 1 {c_string(str(path))}\n" + parsed, options)
-    main = main or str(path)
+    given, main = main, main or str(path)
     target = read_target(pre, options.flags)
     key = (
         str(path),
@@ -117,7 +117,9 @@ def load(
     with deep_recursion(), ct.targeting(target):
         ast, attributes = parse_attributed(pre, str(path))
         try:
-            kernels, symbols = find_kernels(ast, source, main, attributes)
+            # accsat's output read again: the loops its own #line directives name are its
+            named = frozenset() if given is None else _named_files(text, main)
+            kernels, symbols = find_kernels(ast, source, main, attributes, named=named)
             if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
                 ast, kernels, symbols = _with_groups_marked(
                     path, parsed, options, source, main, (ast, kernels, symbols)
@@ -144,6 +146,12 @@ def load(
         if len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return loaded
+
+
+def _named_files(text: str, main: str) -> frozenset[str]:
+    """The files other than ``main`` that the text's ``#line`` directives name."""
+    lines = line_map(text, main)
+    return frozenset() if lines is None else lines.files - {main}
 
 
 def _name_lines(kernels: list[Kernel], lines: LineMap) -> None:
