@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pycparser import c_ast
@@ -20,6 +20,7 @@ from ..errors import AccsatError
 from . import ctypes as ct
 from .conditional import marked
 from .depth import deep_recursion
+from .headers import Header, entered, with_directives
 from .kernels import Kernel, find_kernels
 from .linemap import LineMap, blanked, line_map
 from .parse import parse_attributed
@@ -52,6 +53,17 @@ class LoadedFile:
     # the lines the text's own #line directives give its lines (None: it has none); the
     # parse, the kernels and their spans use the text's own lines (linemap.py)
     lines: LineMap | None = None
+    # the user's headers that hold directives, by name (frontend/headers.py), and the
+    # files the preprocessor enters (what a header's rewritten copy must not change)
+    headers: dict[str, Header] = field(default_factory=dict)
+    entered: tuple[str, ...] = ()
+
+    def source_of(self, kernel: Kernel) -> SourceMap:
+        """The map of the text that holds ``kernel``: the file's, or its header's."""
+        return self.headers[kernel.header].source if kernel.header else self.source
+
+    def text_of(self, kernel: Kernel) -> str:
+        return self.headers[kernel.header].text if kernel.header else self.text
 
 
 def read_source(path: Path) -> str:
@@ -114,15 +126,21 @@ def load(
         _cache.move_to_end(key)
         return replace(hit, seconds=time.perf_counter() - start)
     source = SourceMap(text)
+    # a file accsat was given: its headers' kernels too
+    headers = with_directives(pre, main, text, options.flags) if given is None else {}
+    maps = {name: h.source for name, h in headers.items()}
     with deep_recursion(), ct.targeting(target):
         ast, attributes = parse_attributed(pre, str(path))
         try:
             # accsat's output read again: the loops its own #line directives name are its
             named = frozenset() if given is None else _named_files(text, main)
-            kernels, symbols = find_kernels(ast, source, main, attributes, named=named)
+            kernels, symbols = find_kernels(ast, source, main, attributes, maps, named)
+            for k in kernels:
+                if k.header and isinstance(k.span, BodySpan) and k.span.groups:
+                    k.span = "a conditional group inside a loop body in a header"
             if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
                 ast, kernels, symbols = _with_groups_marked(
-                    path, parsed, options, source, main, (ast, kernels, symbols)
+                    path, parsed, options, source, main, (ast, kernels, symbols), maps
                 )
         except RecursionError:  # statements or declarations deeper than the stack allows
             raise AccsatError("nested too deeply to read its declarations", main) from None
@@ -138,6 +156,8 @@ def load(
         digest,
         target,
         lines,
+        headers,
+        tuple(entered(pre)) if headers else (),
     )
     if lines is not None:
         _name_lines(kernels, lines)
@@ -170,6 +190,7 @@ def _with_groups_marked(
     source: SourceMap,
     main: str,
     plain: tuple[c_ast.FileAST, list[Kernel], FileSymbols],
+    headers: dict[str, SourceMap],
 ) -> tuple[c_ast.FileAST, list[Kernel], FileSymbols]:
     """The file parsed again with each body's conditional groups between marker
     statements (frontend/conditional.py), so that the statements of a group are known.
@@ -180,7 +201,10 @@ def _with_groups_marked(
         text_marked = marked(text, [list(s.groups) for s in spans], main)
         pre = preprocess_copy(path, text_marked, options)
         ast, attributes = parse_attributed(pre, str(path))
-        kernels, symbols = find_kernels(ast, source, main, attributes)
+        kernels, symbols = find_kernels(ast, source, main, attributes, headers)
+        for k in kernels:
+            if k.header and isinstance(k.span, BodySpan) and k.span.groups:
+                k.span = "a conditional group inside a loop body in a header"
     except AccsatError:
         why = "a conditional group inside the loop body that the parser cannot delimit"
         for k in plain[1]:

@@ -101,14 +101,19 @@ class BodySpan:
 class SourceMap:
     """The tokens of one original file, indexed for locating loops."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, tokens: list[Token] | None = None):
         self.text = text
-        self.tokens = tokenize(text)
+        self.tokens = tokenize(text) if tokens is None else tokens
         self.starts = [t.start for t in self.tokens]  # for bisect: the tokens of a span
         self._fors_by_line: dict[int, list[int]] = {}
         for idx, tok in enumerate(self.tokens):
             if tok.kind == "ident" and tok.text == "for":
                 self._fors_by_line.setdefault(tok.line, []).append(idx)
+
+    @classmethod
+    def joined(cls, maps: list[SourceMap]) -> SourceMap:
+        """The tokens of several texts, for their names only (no text: no span maps)."""
+        return cls("", [t for m in maps for t in m.tokens])
 
     def within(self, start: int, end: int) -> range:
         """Indices of the tokens that lie wholly in ``text[start:end]``."""
