@@ -197,7 +197,7 @@ def _read_in_place(
             continue
         try:
             copies = {header.spelling: (name, header.text)}
-            substituted(loaded.path, loaded.text, options.preprocess, copies, list(loaded.entered))
+            substituted(loaded.path, loaded.text, options.preprocess, copies, loaded.content)
         except AccsatError as exc:
             for i in mine:
                 out[i] = (results[i][0].unchanged(exc.message), None, None)
@@ -565,7 +565,7 @@ def _header_read(
     loaded: LoadedFile, pp: PreprocessOptions, spelling: str, name: str, text: str
 ) -> str:
     """The file preprocessed with its header ``name`` read from ``text``."""
-    return substituted(loaded.path, loaded.text, pp, {spelling: (name, text)}, list(loaded.entered))
+    return substituted(loaded.path, loaded.text, pp, {spelling: (name, text)})
 
 
 def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -> str:

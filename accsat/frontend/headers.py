@@ -18,6 +18,7 @@ directive are read.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tempfile
@@ -28,7 +29,7 @@ from ..errors import AccsatError
 from ..resources import data_dir
 from .includes import same_file, search
 from .linemap import line_map
-from .preprocess import PreprocessOptions, marker_file, preprocess
+from .preprocess import PreprocessOptions, c_string, marker_file, preprocess
 from .source_map import SourceMap
 
 # a line marker: # LINE "FILE" FLAGS (1: entering FILE, 2: back in it, 3: a system header)
@@ -48,11 +49,6 @@ class Header:
     # how the file's own quoted include spells it ("sweep.h", "inc/sweep.h"): where its
     # rewritten copy goes beside the file's; None: not included so (kept as written)
     spelling: str | None
-
-
-def entered(pre: str) -> list[str]:
-    """The files the preprocessed text ``pre`` enters, in order (as cpp names them)."""
-    return [marker_file(m.group(1)) for m in _MARKER.finditer(pre) if " 1" in m.group(2)]
 
 
 def user_headers(pre: str, main: str) -> list[str]:
@@ -126,38 +122,49 @@ def substituted(
     main_text: str,
     options: PreprocessOptions,
     copies: dict[str, tuple[str, str]],
-    original: list[str],
+    expect: bytes | None = None,
 ) -> str:
     """``main_text`` preprocessed as ``main``, with each header that its quoted includes
     spell S (the keys of ``copies``, each the header's name and the text to read instead)
     read from that text, from a temporary folder laid out as accsat-cc's private one: the
-    file's copy, each header's copy at S beside it, and the file's own folder and the
-    headers' searched right after (``search``). ``original``: the files the file's own
-    compile enters (``entered``): the copies must stand in for their headers and nothing
-    else may change, or AccsatError."""
+    file's copy, each header's copy at S beside it (each naming itself as the original,
+    ``#line 1``), and the file's own folder and the headers' searched right after
+    (``search``). ``expect``: the ``content`` of the file's own preprocessing, which the
+    result must have (the copies hold the headers' own texts: the compile reads the same
+    program), or AccsatError."""
     with tempfile.TemporaryDirectory(prefix="accsat-headers-") as tmp:
         folder = Path(tmp)
-        (folder / main.name).write_bytes(main_text.encode("utf-8", "surrogateescape"))
-        stand_in = {}
+        _write(folder / main.name, str(main), main_text)
         for s, (name, text) in copies.items():
             (folder / s).parent.mkdir(parents=True, exist_ok=True)
-            (folder / s).write_bytes(text.encode("utf-8", "surrogateescape"))
-            stand_in[os.path.realpath(folder / s)] = _real(name)
-        first = search(str(main.resolve()), [os.path.abspath(n) for n, _ in copies.values()])
+            _write(folder / s, name, text)
+        # the folders as accsat-cc spells them (as given): files found through them are
+        # named as in the file's own compile (__FILE__ says the same)
+        first = search(str(main), [n for n, _ in copies.values()])
         why = ""
         try:
             pre = preprocess(folder / main.name, replace(options, flags=(*first, *options.flags)))
         except AccsatError as exc:
             pre, why = "", f": {exc.message}"
-        got = [stand_in.get(_real(f), _real(f)) for f in entered(pre)]
-    if not pre or got != [_real(f) for f in original]:
+    if expect is not None and (not pre or content(pre) != expect):
         raise AccsatError(
             "its header's rewritten copy would not be read in its place (the header's own "
             f"includes would find other files{why})",
             str(main),
         )
+    if not pre:
+        raise AccsatError(f"a header's rewritten copy does not preprocess{why}", str(main))
     return pre
 
 
-def _real(name: str | Path) -> str:
-    return os.path.realpath(name) if os.path.exists(name) else str(name)
+def content(pre: str) -> bytes:
+    """A digest of what preprocessed text ``pre`` says, its line markers and empty lines
+    aside (the same program read through other paths: a guarded header entered again
+    under another name adds a marker and nothing else)."""
+    lines = (line for line in pre.split("\n") if line.strip() and not _MARKER.match(line))
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).digest()
+
+
+def _write(path: Path, name: str, text: str) -> None:
+    """``text`` at ``path``, its lines named as those of ``name`` (as accsat-cc's copies)."""
+    path.write_bytes((f"#line 1 {c_string(name)}\n" + text).encode("utf-8", "surrogateescape"))

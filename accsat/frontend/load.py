@@ -20,7 +20,7 @@ from ..errors import AccsatError
 from . import ctypes as ct
 from .conditional import marked
 from .depth import deep_recursion
-from .headers import Header, entered, with_directives
+from .headers import Header, content, with_directives
 from .kernels import Kernel, find_kernels
 from .linemap import LineMap, blanked, line_map
 from .parse import parse_attributed
@@ -53,10 +53,10 @@ class LoadedFile:
     # the lines the text's own #line directives give its lines (None: it has none); the
     # parse, the kernels and their spans use the text's own lines (linemap.py)
     lines: LineMap | None = None
-    # the user's headers that hold directives, by name (frontend/headers.py), and the
-    # files the preprocessor enters (what a header's rewritten copy must not change)
+    # the user's headers that hold directives, by name (frontend/headers.py), and what the
+    # preprocessed text says (headers.content: a header's copy must not change it)
     headers: dict[str, Header] = field(default_factory=dict)
-    entered: tuple[str, ...] = ()
+    content: bytes = b""
 
     def source_of(self, kernel: Kernel) -> SourceMap:
         """The map of the text that holds ``kernel``: the file's, or its header's."""
@@ -157,7 +157,7 @@ def load(
         target,
         lines,
         headers,
-        tuple(entered(pre)) if headers else (),
+        content(pre) if headers else b"",
     )
     if lines is not None:
         _name_lines(kernels, lines)
