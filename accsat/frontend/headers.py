@@ -7,9 +7,9 @@ and a quoted ``#include "S"`` searches the including file's folder first, so a c
 written there at ``S`` is what the compile reads. The header's own quoted includes search
 its copy's folder, then the file's own folder and the header's (``-iquote``, first, in
 that order: ``search``), then the compile's. Only a header the file itself includes with
-quotes is rewritten so, and only when preprocessing with the copy in place enters exactly
-the files the original compile enters, the copy for the header (``substituted``);
-otherwise its kernels stay as written.
+quotes is rewritten so, and only when the file preprocessed with a copy of the header's
+own text in place says what it says without (``substituted``, ``content``); otherwise
+its kernels stay as written.
 
 User headers are the files the preprocessor enters that are not system headers (line
 marker flag 3) nor accsat's own libc; only those whose text holds an OpenACC or OpenMP
