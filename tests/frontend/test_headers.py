@@ -127,3 +127,25 @@ def test_accsat_rewrite_prints_the_header_s_rewrite(tmp_path, env):
     assert "+    double _v0 = a[i];" in out
     r = accsat(tmp_path, env, "rewrite", "main.c", "--header", "nosuch.h")
     assert r.returncode != 0 and b"includes no header nosuch.h" in r.stderr
+
+
+@needs_gcc
+def test_check_and_advise_read_a_file_with_header_kernels(tmp_path, env):
+    """They cover the file's own kernels; ``accsat rewrite --verify`` covers a header's."""
+    project(tmp_path)
+    (tmp_path / "main.c").write_text(
+        MAIN.format(include='"inc/k.h"').replace(
+            "int main(void)",
+            "void own(int n)\n{\n#pragma acc parallel loop\n"
+            "  for (int i = 0; i < n; i++) b[i] = a[i] * a[i] + a[i] * a[i];\n}\n\nint main(void)",
+        )
+    )
+    r = accsat(tmp_path, env, "check", "main.c", "--variant", "cse", "--trials", "8")
+    assert r.returncode == 0, r.stdout + r.stderr
+    table = r.stdout.decode()
+    assert "main.c:" in table and "pass" in table and "k.h" not in table
+    r = accsat(tmp_path, env, "advise", "main.c")
+    assert r.returncode == 0, r.stderr
+    r = accsat(tmp_path, env, "rewrite", "main.c", "--verify", "--variant=cse", "--report", "r")
+    rows = [line for line in (tmp_path / "r").read_text().splitlines() if '"inc/k.h"' in line]
+    assert len(rows) == 1 and '"verdict": "pass"' in rows[0]
