@@ -35,7 +35,7 @@ from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
 from .frontend.headers import substituted
 from .frontend.kernels import Kernel
-from .frontend.linemap import LineMap
+from .frontend.linemap import LineMap, blanked
 from .frontend.load import LoadedFile, load
 from .frontend.preprocess import PreprocessOptions, c_string, compile_flags
 from .frontend.source_map import BodySpan, SourceMap
@@ -456,12 +456,18 @@ def type_check(
     out = list(results)
     for i in [i for i in probes if loaded.kernels[i].header]:  # spliced in the file's text
         report = results[i][0]
-        report.typecheck = {"checks": 0, "result": "unavailable: a kernel of a header"}
+        report.typecheck = {
+            "compiler": "",
+            "checks": 0,
+            "result": "unavailable: a kernel of a header (not checked yet)",
+        }
         del probes[i]
     if not probes:
         return out
     command = options.check_command or (options.preprocess.cpp, *compile_flags(options.preprocess))
-    outcome = typecheck.run(command, loaded.path, loaded.text, probes)
+    # (a file's own #line directives blanked: the compiler names the lines of the copy)
+    text = loaded.text if loaded.lines is None else blanked(loaded.text)
+    outcome = typecheck.run(command, loaded.path, text, probes)
     for i, (_, probe) in probes.items():
         report = results[i][0]
         report.typecheck = outcome.record(i, len(probe.checks))
