@@ -388,7 +388,7 @@ def header_rewrite(file: str, header: str, result) -> tuple[str, str, str] | Non
     for h in result.headers:
         if header in (h.name, h.spelling) or same_file(h.name, header):
             return h.name, read_header(h.name), h.text
-    for name in sorted({k.file for k in result.kernels if k.unit}):
+    for name in sorted({k.file for k in result.kernels if k.compiled}):
         if same_file(name, header):
             try:
                 text = read_header(name)  # none of its kernels was rewritten

@@ -330,9 +330,9 @@ def _every_name(loaded: LoadedFile) -> SourceMap:
 
 def kernel_report(kernel: Kernel, path: Path, variant: str) -> KernelReport:
     """A kernel's report, naming its place as the compiler does (its header, or a
-    ``#line`` directive's file and line; then ``unit`` is the file compiled)."""
+    ``#line`` directive's file and line; then ``compiled`` is the file compiled)."""
     file, line = kernel.named or (kernel.header or str(path), kernel.line)
-    unit = str(path) if file != str(path) else ""
+    compiled = str(path) if file != str(path) else ""
     return KernelReport(
         file,
         line,
@@ -341,7 +341,7 @@ def kernel_report(kernel: Kernel, path: Path, variant: str) -> KernelReport:
         variant,
         kind=kernel.kind,
         column=kernel.column,
-        unit=unit,
+        compiled=compiled,
     )
 
 

@@ -35,9 +35,9 @@ class KernelReport:
     reason: str = ""
     kind: str = LOOP_BODY  # LOOP_BODY | ROUTINE | CALLEE
     # ``file`` and ``line`` say where the unit is as the compiler names it: a header the
-    # file includes, or what a ``#line`` directive names; then ``unit`` is the file
+    # file includes, or what a ``#line`` directive names; then ``compiled`` is the file
     # compiled (the translation unit), else ""
-    unit: str = ""
+    compiled: str = ""
     # with reason "no gain": where the extraction's saving went (pipeline._no_gain)
     no_gain: str = ""
     statements: int = 0

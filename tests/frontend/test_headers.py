@@ -86,7 +86,7 @@ def test_the_header_is_rewritten_for_the_file_s_compile(tmp_path, monkeypatch, v
     done = rewrite_file(Path("main.c"), Options(variant=variant))
     (kernel,) = done.kernels
     assert kernel.status == "rewritten", kernel.reason
-    assert (kernel.file, kernel.line, kernel.unit) == ("inc/k.h", 8, "main.c")
+    assert (kernel.file, kernel.line, kernel.compiled) == ("inc/k.h", 8, "main.c")
     assert done.text == MAIN.format(include='"inc/k.h"')  # the file itself is as written
     (header,) = done.headers
     assert (header.name, header.spelling) == ("inc/k.h", "inc/k.h")

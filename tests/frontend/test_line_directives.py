@@ -98,7 +98,7 @@ def test_a_kernel_under_a_line_directive_is_rewritten_and_named_by_it(tmp_path, 
     (kernel,) = done.kernels
     assert kernel.status == "rewritten", kernel.reason
     # named as the directive spells it ("k.c": not the path accsat was given)
-    assert (kernel.file, kernel.line, kernel.unit) == (name, 103, str(tmp_path / "k.c"))
+    assert (kernel.file, kernel.line, kernel.compiled) == (name, 103, str(tmp_path / "k.c"))
     # the lines after the body keep the names the file gives them
     assert done.text.count(f'#line 107 "{name}"\n}}\n#line 12 "k.c"\n') == 1
 
@@ -129,7 +129,7 @@ def test_accsat_cc_diagnostics_and_output_as_gcc_s(tmp_path, env):
     r = accsat_cc(tmp_path, env, "gcc", *ACC, "gen.c", "-o", "new", ACCSAT_REPORT=str(report))
     assert r.returncode == plain.returncode == 0, r.stderr
     (row,) = [json.loads(line) for line in report.read_text().splitlines()]
-    assert (row["status"], row["file"], row["line"], row["unit"]) == (
+    assert (row["status"], row["file"], row["line"], row["compiled"]) == (
         "rewritten",
         "model.dsl",
         4,

@@ -67,7 +67,7 @@ def test_a_header_kernel_is_compiled_from_its_rewritten_copy(project, tmp_path, 
     )
     assert r.returncode == 0, r.stderr
     (row,) = [json.loads(line) for line in report.read_text().splitlines()]
-    assert (row["status"], row["file"], row["line"], row["unit"]) == (
+    assert (row["status"], row["file"], row["line"], row["compiled"]) == (
         "rewritten",
         "inc/k.h",
         8,
