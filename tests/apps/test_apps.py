@@ -30,12 +30,25 @@ WRAPPER = [str(_LAUNCHER)] if _LAUNCHER.exists() else [sys.executable, "-m", "ac
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
 
 
+# bugs these apps found, open: each such app's builds are expected to fail (strict: a
+# fix makes them pass, and this entry must go)
+KNOWN = {
+    "xslookup": "a callee's printed body does not re-read (xslookup.c:101 interpolate_aos: "
+    "'Invalid struct/union declaration', a tagless typedef struct through a pointer)",
+    "multipole": "a callee's printed body does not re-read (multipole.c:87 pole_sigmas: "
+    "the load of poles[k].ea.r is not the extracted one)",
+}
+
+
 def cases():
     """Every variant in the first model of each app, the default one in its others."""
     for name, app in APPS.items():
+        marks = [pytest.mark.xfail(reason=KNOWN[name], strict=True)] if name in KNOWN else []
         for k, model in enumerate(app["models"]):
             for variant in VARIANTS if k == 0 else ("accsat",):
-                yield pytest.param(name, model, variant, id=f"{name}-{model}-{variant}")
+                yield pytest.param(
+                    name, model, variant, id=f"{name}-{model}-{variant}", marks=marks
+                )
 
 
 def build(cwd: Path, prefix: list[str], model: str, out: str, env: dict | None = None) -> str:
