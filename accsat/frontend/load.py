@@ -20,7 +20,7 @@ from ..errors import AccsatError
 from . import ctypes as ct
 from .conditional import marked
 from .depth import deep_recursion
-from .headers import Header, content, with_directives
+from .headers import Header, content, substituted, with_directives
 from .kernels import Kernel, find_kernels
 from .linemap import LineMap, blanked, line_map
 from .parse import parse_attributed
@@ -135,12 +135,10 @@ def load(
             # accsat's output read again: the loops its own #line directives name are its
             named = frozenset() if given is None else _named_files(text, main)
             kernels, symbols = find_kernels(ast, source, main, attributes, maps, named)
-            for k in kernels:
-                if k.header and isinstance(k.span, BodySpan) and k.span.groups:
-                    k.span = "a conditional group inside a loop body in a header"
+            _unmarkable(kernels, headers)
             if any(isinstance(k.span, BodySpan) and k.span.groups for k in kernels):
                 ast, kernels, symbols = _with_groups_marked(
-                    path, parsed, options, source, main, (ast, kernels, symbols), maps
+                    path, parsed, options, source, main, (ast, kernels, symbols), headers
                 )
         except RecursionError:  # statements or declarations deeper than the stack allows
             raise AccsatError("nested too deeply to read its declarations", main) from None
@@ -183,6 +181,15 @@ def _name_lines(kernels: list[Kernel], lines: LineMap) -> None:
             k.span = "after a #line directive whose operands accsat cannot read"
 
 
+def _unmarkable(kernels: list[Kernel], headers: dict[str, Header]) -> None:
+    """The kernels with conditional groups in a header whose copy cannot be read in its
+    place (not included by the file with quotes): left as written."""
+    for k in kernels:
+        grouped = isinstance(k.span, BodySpan) and bool(k.span.groups)
+        if k.header and grouped and headers[k.header].spelling is None:
+            k.span = "a conditional group inside a loop body in a header not included with quotes"
+
+
 def _with_groups_marked(
     path: Path,
     text: str,
@@ -190,21 +197,34 @@ def _with_groups_marked(
     source: SourceMap,
     main: str,
     plain: tuple[c_ast.FileAST, list[Kernel], FileSymbols],
-    headers: dict[str, SourceMap],
+    headers: dict[str, Header],
 ) -> tuple[c_ast.FileAST, list[Kernel], FileSymbols]:
     """The file parsed again with each body's conditional groups between marker
-    statements (frontend/conditional.py), so that the statements of a group are known.
+    statements (frontend/conditional.py), so that the statements of a group are known;
+    a header's marked in a copy read in its place (headers.substituted).
     If that does not parse, the first reading, with those kernels left as written."""
-    kernels = plain[1]
-    spans = [k.span for k in kernels if isinstance(k.span, BodySpan) and k.span.groups]
+    grouped: dict[str, list[BodySpan]] = {}  # by the text that holds them ("": the file's)
+    for k in plain[1]:
+        if isinstance(k.span, BodySpan) and k.span.groups:
+            grouped.setdefault(k.header, []).append(k.span)
+    maps = {name: h.source for name, h in headers.items()}
     try:
-        text_marked = marked(text, [list(s.groups) for s in spans], main)
-        pre = preprocess_copy(path, text_marked, options)
+        text_marked = marked(text, [list(s.groups) for s in grouped.pop("", [])], main)
+        copies = {}
+        for name, spans in grouped.items():
+            header = headers[name]
+            assert header.spelling is not None  # else _unmarkable left its kernels
+            copies[header.spelling] = (
+                name,
+                marked(header.text, [list(s.groups) for s in spans], name),
+            )
+        if copies:
+            pre = substituted(path, text_marked, options or PreprocessOptions(), copies)
+        else:
+            pre = preprocess_copy(path, text_marked, options)
         ast, attributes = parse_attributed(pre, str(path))
-        kernels, symbols = find_kernels(ast, source, main, attributes, headers)
-        for k in kernels:
-            if k.header and isinstance(k.span, BodySpan) and k.span.groups:
-                k.span = "a conditional group inside a loop body in a header"
+        kernels, symbols = find_kernels(ast, source, main, attributes, maps)
+        _unmarkable(kernels, headers)
     except AccsatError:
         why = "a conditional group inside the loop body that the parser cannot delimit"
         for k in plain[1]:

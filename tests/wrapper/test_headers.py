@@ -96,3 +96,27 @@ def test_a_header_kernel_is_compiled_from_its_rewritten_copy(project, tmp_path, 
         subprocess.run([str(project / x)], capture_output=True, check=True) for x in ("old", "new")
     ]
     assert runs[0].stdout == runs[1].stdout
+
+
+@needs_gcc
+@pytest.mark.parametrize("extra", [[], ["-DEXTRA"]], ids=["plain", "extra"])
+def test_a_header_kernel_with_a_conditional_group(project, tmp_path, env, extra):
+    """The group is marked in a copy of the header read in its place (load.py)."""
+    header = project / "inc" / "k.h"
+    header.write_text(
+        HEADER.replace(
+            "    double t = a[i] * a[i] + s;\n",
+            "    double t = a[i] * a[i] + s;\n#ifdef EXTRA\n    t = t * a[i] + 1.0;\n#endif\n",
+        )
+    )
+    flags = ["-O1", "-ffp-contract=off", *ACC, "-Iinc", *extra, "main.c"]
+    report = tmp_path / "report.jsonl"
+    r = wrap(project, env, "gcc", *flags, "-o", "new", ACCSAT_REPORT=str(report), ACCSAT_STRICT="1")
+    assert r.returncode == 0, r.stderr
+    (row,) = [json.loads(line) for line in report.read_text().splitlines()]
+    assert (row["status"], row["file"]) == ("rewritten", "inc/k.h"), row["reason"]
+    subprocess.run(["gcc", *flags, "-o", "old"], cwd=project, check=True)
+    runs = [
+        subprocess.run([str(project / x)], capture_output=True, check=True) for x in ("old", "new")
+    ]
+    assert runs[0].stdout == runs[1].stdout
