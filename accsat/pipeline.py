@@ -136,7 +136,8 @@ def rewrite_file(
     for kernel, (report, replacement, _) in zip(loaded.kernels, results, strict=True):
         if isinstance(kernel.span, BodySpan):
             span = (kernel.span.start, kernel.span.end)
-            written, rewritten = excerpt(loaded.text, kernel.line, span, replacement)
+            text = loaded.text_of(kernel)  # (a header's kernel: the header's lines)
+            written, rewritten = excerpt(text, kernel.line, span, replacement)
             report.bodies = {"line": kernel.line, "original": written, "rewritten": rewritten}
     reports = [report for report, _, _ in results]
     replacements = [
