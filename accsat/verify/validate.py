@@ -540,7 +540,9 @@ def _verify_file(
     orig_text = read_source(original) if original_text is None else original_text
     popts = options.preprocess
     loaded = load(original, popts, text=orig_text)
-    ko, so, defined_o = loaded.kernels, loaded.symbols, loaded.defined
+    # the file's own kernels (a header's are rewritten in a copy of the header)
+    ko = [k for k in loaded.kernels if not k.header]
+    so, defined_o = loaded.symbols, loaded.defined
     file = str(original)
     bodies = None if reparse else _bodies_in_place(orig_text, rewritten_text, ko)
     verdicts: list[KernelVerdict]
