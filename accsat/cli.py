@@ -290,6 +290,14 @@ def main() -> None:
 )
 @click.option("--diff", is_flag=True, help="print a unified diff against the input")
 @click.option(
+    "--header",
+    "header",
+    default=None,
+    metavar="NAME",
+    help="print (or diff, or write) the rewrite of NAME, a header FILE includes whose "
+    "kernels are rewritten for FILE's compile, instead of FILE's",
+)
+@click.option(
     "--tune",
     "tune_db",
     type=click.Path(dir_okay=False),
@@ -302,9 +310,16 @@ def main() -> None:
 @rewrite_options()
 @common_options
 def rewrite(
-    file: str, output: str | None, diff: bool, tune_db: str | None, verbose: bool, **kw
+    file: str,
+    output: str | None,
+    diff: bool,
+    header: str | None,
+    tune_db: str | None,
+    verbose: bool,
+    **kw,
 ) -> None:
-    """Rewrite FILE's kernels; print the result (or a diff, or write it with -o)."""
+    """Rewrite FILE's kernels (and those of the headers it includes); print the result
+    (or a diff, or write it with -o)."""
     from .pipeline import rewrite_file
     from .remarks import ALL, MISSED, kinds
     from .report import jsonl
@@ -335,25 +350,52 @@ def rewrite(
         append(kw["report_path"], jsonl(result.kernels))
     if options.record:
         _write_records(options.record, result.kernels)
+    original, text = None, result.text
+    if header is not None:
+        found = header_rewrite(file, header, result)
+        if found is None:
+            fail(f"{file} includes no header {header} with kernels")
+            return
+        file, original, text = found
     if output is not None and output != "-":
         try:
-            write_output(output, result.text)  # as a compiler's -o: /dev/null, links
+            write_output(output, text)  # as a compiler's -o: /dev/null, links
         except OSError as exc:
             fail(f"cannot write {output}: {exc.strerror or exc}")
     elif diff:
-        original = path.read_bytes().decode("utf-8", "surrogateescape")
+        if original is None:
+            original = path.read_bytes().decode("utf-8", "surrogateescape")
         emit(
             "".join(
                 difflib.unified_diff(
                     original.splitlines(keepends=True),
-                    result.text.splitlines(keepends=True),
+                    text.splitlines(keepends=True),
                     fromfile=file,
                     tofile=f"{file} (accsat {options.variant})",
                 )
             )
         )
     else:
-        emit(result.text)
+        emit(text)
+
+
+def header_rewrite(file: str, header: str, result) -> tuple[str, str, str] | None:
+    """(name, text as written, text as rewritten) of the header of ``file`` named
+    ``header`` (as the preprocessor names it, as the file includes it, or the same file)."""
+    from .frontend.headers import read_header
+    from .frontend.includes import same_file
+
+    for h in result.headers:
+        if header in (h.name, h.spelling) or same_file(h.name, header):
+            return h.name, read_header(h.name), h.text
+    for name in sorted({k.file for k in result.kernels if k.compiled}):
+        if same_file(name, header):
+            try:
+                text = read_header(name)  # none of its kernels was rewritten
+            except OSError:
+                continue
+            return name, text, text
+    return None
 
 
 @main.command()

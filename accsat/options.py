@@ -137,6 +137,18 @@ class Limits:
         stage="saturate",
         name="saturation_seconds",
     )
+    # the e-graphs of NPB's 224 kernels grow the process by 28 MB at most (BT's
+    # x_solve.c:720, variant accsat; all 224 rewritten in one process peak at 262 MB):
+    # a budget far above that, far below what a compile server's machine can spare
+    memory: int = setting(
+        400,
+        "saturation stops before the process grows by more than this many MB while a "
+        "kernel saturates (the e-graph of the iteration before is kept)",
+        parse=Count(1),
+        stage="saturate",
+        name="saturation_memory",
+        metavar="MB",
+    )
 
 
 @dataclass(frozen=True)

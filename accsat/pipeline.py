@@ -7,13 +7,14 @@ and turns any failure inside one kernel into "unchanged, with the reason".
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import math
+import re
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
 from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
@@ -31,9 +32,11 @@ from .extract import CostModel, ExtractConfig, Extraction, dag_cost, extract, lo
 from .extract.costs import MOST_TIE_BREAK, constants_free, preferring
 from .frontend import ctypes as ct
 from .frontend.depth import deep_recursion
+from .frontend.headers import substituted
 from .frontend.kernels import Kernel
+from .frontend.linemap import LineMap, blanked
 from .frontend.load import LoadedFile, load
-from .frontend.preprocess import compile_flags
+from .frontend.preprocess import PreprocessOptions, c_string, compile_flags
 from .frontend.source_map import BodySpan, SourceMap
 from .options import ORIG, Options
 from .report import KEPT_BY_TUNING, NO_GAIN, NOT_LP64, OUT_OF_TIME, OVER_BUDGET, KernelReport
@@ -46,9 +49,19 @@ from .verify.reread import Expected
 
 
 @dataclass
+class HeaderResult:
+    """A header of the file's with kernels rewritten for its compile (frontend/headers.py)."""
+
+    name: str  # as the preprocessor names it
+    spelling: str  # the file's quoted include of it: its copy goes there, beside the file's
+    text: str  # the rewritten header
+
+
+@dataclass
 class FileResult:
     text: str  # the rewritten file
     kernels: list[KernelReport]
+    headers: list[HeaderResult] = field(default_factory=list)
 
 
 @dataclass
@@ -65,65 +78,109 @@ class _FileContext:
         return self.file.path
 
 
+# a kernel of a header the file does not include with quotes (headers.py)
+HEADER_NOT_QUOTED = (
+    "in a header the file does not include with quotes: its rewritten copy could not be read "
+    "in its place"
+)
 # the report, the new body (None: kept as written) and what it must re-read as
 KernelResult = tuple[KernelReport, Replacement | None, Expected | None]
-# share(digest, sizes, one, progress, task): one(i) for every index i, in order, given
-# the loaded file's digest (another process must have loaded the same program) and each
-# job's size (the biggest are best started first; one job alone is fine), progress
-# called as rewrite_file's; task(i), if given, is what another process needs for job i
-# besides the file (reread_one's arguments), else job i is the rewrite of kernel i.  The
-# compile server's spreads the jobs over two processes.
-Task = Callable[[int], tuple] | None  # what another process needs for job i (None: a kernel)
-Share = Callable[
-    [bytes, list[int], Callable[[int], Any], Callable[[int, int], None] | None, Task],
-    list,
-]
 
 
 def rewrite_file(
     path: Path,
     options: Options = Options(),
     progress: Callable[[int, int], None] | None = None,
-    share: Share | None = None,
     deadline: float | None = None,
 ) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
-    and after each kernel.  ``share``, if given, runs the kernels' rewrites (each
-    kernel's is independent of the others'), then the re-read checks of the rewritten
-    ones. A kernel not started by ``deadline``
+    and after each kernel. A kernel not started by ``deadline``
     (``time.monotonic()``) is kept as written, the finished ones are kept."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
         total = len(loaded.kernels)
-        if share is not None:
-            sizes = [
-                k.span.end - k.span.start if isinstance(k.span, BodySpan) else 0
-                for k in loaded.kernels
-            ]
-            results = share(loaded.digest, sizes, one, progress, None)
-        else:
-            results = []
-            for done in range(total):
-                if progress is not None:
-                    progress(done, total)
-                results.append(one(done))
-        results = reread_check(loaded, results, options, share=share)
+        results = []
+        for done in range(total):
+            if progress is not None:
+                progress(done, total)
+            results.append(one(done))
+        results = _read_in_place(loaded, results, options)
+        results = reread_check(loaded, results, options)
         results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
     for kernel, (report, replacement, _) in zip(loaded.kernels, results, strict=True):
         if isinstance(kernel.span, BodySpan):
             span = (kernel.span.start, kernel.span.end)
-            written, rewritten = excerpt(loaded.text, kernel.line, span, replacement)
+            text = loaded.text_of(kernel)  # (a header's kernel: the header's lines)
+            written, rewritten = excerpt(text, kernel.line, span, replacement)
             report.bodies = {"line": kernel.line, "original": written, "rewritten": rewritten}
     reports = [report for report, _, _ in results]
-    replacements = [r for _, r, _ in results if r is not None]
-    out = splice(loaded.text, replacements, options.line_directives)
+    replacements = [
+        r for k, (_, r, _) in zip(loaded.kernels, results, strict=True) if r and not k.header
+    ]
+    headers = _headers(loaded, results, options)
+    if loaded.lines is None:
+        out = splice(loaded.text, replacements, options.line_directives)
+    else:  # the file's own #line directives name its lines: accsat's name them so too
+        out = splice(
+            loaded.text,
+            [
+                _named_lines(r, options.line_directives or str(path), loaded.lines)
+                for r in replacements
+            ],
+            directive=functools.partial(_named_line, loaded.lines),
+        )
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
-    return FileResult(out, reports)
+    return FileResult(out, reports, headers)
+
+
+def _headers(
+    loaded: LoadedFile, results: list[KernelResult], options: Options
+) -> list[HeaderResult]:
+    """The file's headers with kernels rewritten, each spliced (with ``#line`` directives
+    naming it, where the file's have them)."""
+    out = []
+    for name, header in loaded.headers.items():
+        mine = [
+            r
+            for k, (_, r, _) in zip(loaded.kernels, results, strict=True)
+            if r is not None and k.header == name
+        ]
+        if not mine:
+            continue
+        assert header.spelling is not None  # else its kernels were kept as written
+        text = splice(header.text, mine, name if options.line_directives else None)
+        if options.line_directives is not None:
+            text = line_directive(1, name) + text
+        out.append(HeaderResult(name, header.spelling, text))
+    return out
+
+
+def _read_in_place(
+    loaded: LoadedFile, results: list[KernelResult], options: Options
+) -> list[KernelResult]:
+    """The results with the kernels of a header whose rewritten copy would not be read in
+    its place (``headers.substituted``) kept as written."""
+    out = list(results)
+    for name, header in loaded.headers.items():
+        mine = [
+            i
+            for i, k in enumerate(loaded.kernels)
+            if k.header == name and results[i][1] is not None
+        ]
+        if not mine or header.spelling is None:
+            continue
+        try:
+            copies = {header.spelling: (name, header.text)}
+            substituted(loaded.path, loaded.text, options.preprocess, copies, loaded.content)
+        except AccsatError as exc:
+            for i in mine:
+                out[i] = (results[i][0].unchanged(exc.message), None, None)
+    return out
 
 
 # Python's cyclic garbage collector scans every live object again and again while a
@@ -176,10 +233,13 @@ def prepare(
     if loaded.target.excess_precision and not options.fp_exact:
         options = replace(options, fp_exact=True)  # every operation rounds where it did
     rulesets = rulesets_for(options)
+    # the accesses of the file's own kernels through its macros (a header's print expanded)
+    own = replace(loaded, kernels=[k for k in loaded.kernels if not k.header])
+    names = _every_name(loaded)  # what accsat's variables must not be called
     ctx = _FileContext(
-        loaded, cost, rulesets, temp_prefix(loaded.source), FileMacros(loaded, options.preprocess)
+        loaded, cost, rulesets, temp_prefix(names), FileMacros(own, options.preprocess)
     )
-    ctx.promote = promote.name_prefix(loaded.source, ctx.prefix)
+    ctx.promote = promote.name_prefix(names, ctx.prefix)
     by_config: dict[str, tuple[_FileContext, Options]] = {}
 
     def one(i: int) -> KernelResult:
@@ -189,22 +249,15 @@ def prepare(
     def _one(i: int) -> KernelResult:
         _collect_now()
         kernel = loaded.kernels[i]
-        config = options.config_for(kernel.line)
+        # a tuning database and ptxas's figures name the file's own lines
+        config = options.config_for(kernel.line) if not kernel.header else options.variant
         late = deadline is not None and time.monotonic() > deadline
         why = OUT_OF_TIME if late else KEPT_BY_TUNING if config == ORIG else ""
         if not loaded.target.lp64:
             why = NOT_LP64
         if why:  # a tuning database keeps it as written, no time left, a target not modelled
             return (
-                KernelReport(
-                    str(path),
-                    kernel.line,
-                    kernel.construct,
-                    kernel.function,
-                    config,
-                    kind=kernel.kind,
-                    column=kernel.column,
-                ).unchanged(why),
+                kernel_report(kernel, path, config).unchanged(why),
                 None,
                 None,
             )
@@ -213,15 +266,7 @@ def prepare(
                 return rewrite_kernel(kernel, *_variant(config, ctx, options, by_config))
         except RecursionError as exc:  # deeper than find_kernels' measured limit allows
             return (
-                KernelReport(
-                    str(path),
-                    kernel.line,
-                    kernel.construct,
-                    kernel.function,
-                    config,
-                    kind=kernel.kind,
-                    column=kernel.column,
-                ).unchanged(_too_deep(exc)),
+                kernel_report(kernel, path, config).unchanged(_too_deep(exc)),
                 None,
                 None,
             )
@@ -255,19 +300,46 @@ def _variant(
     return memo[config]
 
 
-def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
-    report = KernelReport(
-        str(ctx.path),
-        kernel.line,
+def _every_name(loaded: LoadedFile) -> SourceMap:
+    """The tokens of the file and of its headers with kernels."""
+    if not loaded.headers:
+        return loaded.source
+    return SourceMap.joined([loaded.source, *(h.source for h in loaded.headers.values())])
+
+
+def kernel_report(kernel: Kernel, path: Path, variant: str) -> KernelReport:
+    """A kernel's report, naming its place as the compiler does (its header, or a
+    ``#line`` directive's file and line; then ``compiled`` is the file compiled)."""
+    file, line = kernel.named or (kernel.header or str(path), kernel.line)
+    compiled = str(path) if file != str(path) else ""
+    return KernelReport(
+        file,
+        line,
         kernel.construct,
         kernel.function,
-        options.variant,
+        variant,
         kind=kernel.kind,
         column=kernel.column,
+        compiled=compiled,
     )
+
+
+def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> KernelResult:
+    report = kernel_report(kernel, ctx.path, options.variant)
     report.seconds["frontend"] = ctx.file.seconds / len(ctx.file.kernels)  # its share
     if isinstance(kernel.span, str):
         return report.unchanged(kernel.span), None, None
+    if kernel.header and ctx.file.headers[kernel.header].spelling is None:
+        return report.unchanged(HEADER_NOT_QUOTED), None, None
+    if kernel.header and options.line_directives is not None:  # the header's copy names it
+        options = replace(options, line_directives=kernel.header)
+    lines = ctx.file.lines
+    if (
+        options.line_directives is None
+        and lines is not None
+        and lines.renamed_within(kernel.span.first_line, kernel.span.last_line)
+    ):  # generated code names its statements' lines: so does the rewrite (_named_lines)
+        options = replace(options, line_directives=str(ctx.path))
     t = time.perf_counter()
     try:
         ssa = build_ssa(
@@ -360,11 +432,21 @@ def type_check(
         for i, (_, r, _) in enumerate(results)
         if r is not None and r.probe is not None and options.typecheck
     }
-    if not probes:
-        return results
-    command = options.check_command or (options.preprocess.cpp, *compile_flags(options.preprocess))
-    outcome = typecheck.run(command, loaded.path, loaded.text, probes)
     out = list(results)
+    for i in [i for i in probes if loaded.kernels[i].header]:  # spliced in the file's text
+        report = results[i][0]
+        report.typecheck = {
+            "compiler": "",
+            "checks": 0,
+            "result": "unavailable: a kernel of a header (not checked yet)",
+        }
+        del probes[i]
+    if not probes:
+        return out
+    command = options.check_command or (options.preprocess.cpp, *compile_flags(options.preprocess))
+    # (a file's own #line directives blanked: the compiler names the lines of the copy)
+    text = loaded.text if loaded.lines is None else blanked(loaded.text)
+    outcome = typecheck.run(command, loaded.path, text, probes)
     for i, (_, probe) in probes.items():
         report = results[i][0]
         report.typecheck = outcome.record(i, len(probe.checks))
@@ -375,39 +457,57 @@ def type_check(
     return out
 
 
+def _named_line(lines: LineMap, line: int) -> str:
+    """The ``#line`` directive that gives the file's ``line`` the name its own directives
+    give it."""
+    named = lines.presumed(line)
+    assert named is not None  # a kernel after an unreadable directive is kept as written
+    return line_directive(named[1], named[0])
+
+
+def _named_lines(r: Replacement, name: str, lines: LineMap) -> Replacement:
+    """``r`` with the ``#line`` directives accsat printed in it (naming ``name``'s own
+    lines) naming those lines as the file's own directives do."""
+    ours = re.compile(rf"^#line ([0-9]+) {re.escape(c_string(name))}$", re.M)
+    text = ours.sub(lambda m: _named_line(lines, int(m.group(1))).rstrip("\n"), r.text)
+    return replace(r, text=text)
+
+
 def reread_check(
-    loaded: LoadedFile, results: list[KernelResult], options: Options, share: Share | None = None
+    loaded: LoadedFile, results: list[KernelResult], options: Options
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
-    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error).
-    ``share``: the kernels are read back in two processes."""
+    reason (a bug of accsat's: ``reread_strict``, settings.Environment, makes it an error)."""
     todo = [i for i, (_, r, e) in enumerate(results) if r is not None and e is not None]
     if not todo:
         return results
     start = time.perf_counter()
-    try:
-        bodies = reread.expand_bodies(
-            loaded.path,
-            loaded.text,
-            {i: r for i in todo if (r := results[i][1]) is not None},
-            options.preprocess,
-        )
-    except AccsatError as exc:
-        whole = f"the rewritten file does not preprocess: {exc}"
-        verdicts = [_mismatch(loaded, i, whole, exc) for i in todo]
-    else:
-        tasks = [(i, bodies[i], results[i][2]) for i in todo]
+    bodies: dict[int, str] = {}
+    failed: dict[int, str] = {}
+    for text, read, group in _reread_groups(loaded, todo, options):
+        try:
+            bodies.update(
+                reread.expand_bodies(
+                    loaded.path,
+                    text,
+                    {i: r for i in group if (r := results[i][1]) is not None},
+                    options.preprocess,
+                    read,
+                )
+            )
+        except AccsatError as exc:
+            whole = f"the rewritten file does not preprocess: {exc}"
+            failed.update({i: _mismatch(loaded, i, whole, exc) for i in group})
+    tasks = [(i, bodies[i], results[i][2]) for i in todo if i in bodies]
 
-        def check(j: int) -> str:
-            _collect_now()
-            return reread_one(loaded, *tasks[j])
+    def check(j: int) -> str:
+        _collect_now()
+        return reread_one(loaded, *tasks[j])
 
-        verdicts = (
-            share(loaded.digest, [len(b) for _, b, _ in tasks], check, None, tasks.__getitem__)
-            if share is not None
-            else [check(j) for j in range(len(tasks))]
-        )
+    checked = [check(j) for j in range(len(tasks))]
+    found = dict(zip([i for i, _, _ in tasks], checked, strict=True))
+    verdicts = [failed[i] if i in failed else found[i] for i in todo]
     out = list(results)
     for i, why in zip(todo, verdicts, strict=True):
         if why:
@@ -422,6 +522,30 @@ def reread_check(
     for i in todo:
         out[i][0].seconds["reread"] = share_s
     return out
+
+
+def _reread_groups(loaded: LoadedFile, todo: list[int], options: Options):
+    """(text, how it is preprocessed, kernel indices) for the kernels of the file itself
+    (None: as the file) and for those of each header (the file with the header's copy
+    read in its place, as accsat-cc compiles it)."""
+    own = [i for i in todo if not loaded.kernels[i].header]
+    if own:
+        yield loaded.text, None, own
+    for name, header in loaded.headers.items():
+        mine = [i for i in todo if loaded.kernels[i].header == name]
+        if mine:
+            assert header.spelling is not None  # else its kernels were kept as written
+            read = functools.partial(
+                _header_read, loaded, options.preprocess, header.spelling, name
+            )
+            yield header.text, read, mine
+
+
+def _header_read(
+    loaded: LoadedFile, pp: PreprocessOptions, spelling: str, name: str, text: str
+) -> str:
+    """The file preprocessed with its header ``name`` read from ``text``."""
+    return substituted(loaded.path, loaded.text, pp, {spelling: (name, text)})
 
 
 def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -> str:
@@ -440,8 +564,7 @@ def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -
 
 def _mismatch(loaded: LoadedFile, i: int, why: str, exc: Exception) -> str:
     """``why`` kernel ``i`` does not re-read as extracted; with the setting
-    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead (under a share it names the first kernel
-    checked that failed: the biggest first, not the first in the file)."""
+    ``reread_strict`` (settings.Environment: the tests, the fuzzer) an error instead."""
     if environment("reread_strict"):
         raise AssertionError(
             f"{loaded.path}:{loaded.kernels[i].line}: printed C is not the extracted program: {why}"
@@ -472,7 +595,8 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
             trials=options.verify_trials,
             file=str(ctx.path),
         )
-        if verdict.failed and unresolved(verdict):  # statements as written use macros
+        # statements as written use macros (the file's own kernel: its text is the file's)
+        if verdict.failed and unresolved(verdict) and not kernel.header:
             span = kernel.span
             assert isinstance(span, BodySpan)
             text = ctx.file.text[: span.start] + body + ctx.file.text[span.end :]
@@ -507,8 +631,9 @@ def _print(
     probe: bool = False,
 ):
     program = Program(ssa)
-    indent, unit = _indentation(kernel, ctx.file.source)
-    ptxas, held = options.registers_for(kernel.line)
+    source = ctx.file.source_of(kernel)
+    indent, unit = _indentation(kernel, source)
+    ptxas, held = options.registers_for(kernel.line) if not kernel.header else (None, None)
     if held is not None and held < 0:
         raise OverBudget("ptxas lost an occupancy step however few values were shared")
     plan = budget_plan(
@@ -521,7 +646,7 @@ def _print(
         most_held=held,
     )
     assert isinstance(kernel.span, BodySpan)
-    shape = layout(ctx.file.source, kernel.span, kernel.body)
+    shape = layout(source, kernel.span, kernel.body)
     printer = BodyPrinter(
         program,
         plan,
@@ -533,7 +658,7 @@ def _print(
         options.line_directives,
         ctx.cost,
         shape,
-        ctx.macros,
+        ctx.macros if not kernel.header else None,
         options.declarations_first,
         _own_names(ctx),
         probe,

@@ -34,6 +34,10 @@ class KernelReport:
     status: str = "unchanged"  # "rewritten" | "unchanged"
     reason: str = ""
     kind: str = LOOP_BODY  # LOOP_BODY | ROUTINE | CALLEE
+    # ``file`` and ``line`` say where the unit is as the compiler names it: a header the
+    # file includes, or what a ``#line`` directive names; then ``compiled`` is the file
+    # compiled (the translation unit), else ""
+    compiled: str = ""
     # with reason "no gain": where the extraction's saving went (pipeline._no_gain)
     no_gain: str = ""
     statements: int = 0

@@ -1,25 +1,38 @@
 """Offline fuzzing campaign: thousands of generated kernels x every variant.
 
-    python benchmarks/fuzz.py --kernels 5000 --jobs 2 --out /tmp/accsat-fuzz
+    python benchmarks/fuzz.py --kernels 5000 --batch 1 --jobs 2 --seed 35000000 \
+        --avoid-known-bugs --out /tmp/accsat-fuzz
 
 Kernels are generated from seeds (tests/fuzz/gen.py), ``--batch`` of them per
 program, and each program goes through tests/fuzz/harness.py: rewritten with
 cse, cse+bulk, cse+sat and accsat (``--fp-exact-variants`` adds cse+sat and
 accsat with --fp-exact), compiled and run against the original, and validated
-by the interpreter; a kernel accsat keeps as written because its printed C does
-not re-read as the extracted program is a finding too ("reread"). The generator
-writes C's edges as well (tests/fuzz/edges.py: INT_MIN and friends in every
-spelling, casts, mixed signedness, -0.0, infinities; issue 21's acceptance is
-``--kernels 5000`` clean). Findings go to OUT/findings.jsonl; with ``--shrink``, each
-distinct (kernel, variant, check) is re-run alone and shrunk, and the minimal
-program is written to OUT/shrunk/ (copy it to tests/fuzz/regressions/ to keep
-it). The summary (OUT/summary.json) has the counts.
+by the interpreter. Each program has its own compile flags (``batch_flags``:
+-funsigned-char and -fwrapv each in about one program in four, -fshort-enums in
+one in seven), given to gcc and to accsat alike. A kernel accsat keeps as written
+for a fault of its own is a finding too, counted apart from wrong output
+(``kept_as_written`` in the summary): its printed C does not re-read as the
+extracted program ("reread"), the compiler's type check disagrees with accsat's
+types ("typecheck"); so is one a check could not confirm (``unchecked``:
+"typecheck-unavailable", "interp-unsupported"). The generator writes C's edges as
+well (tests/fuzz/edges.py: INT_MIN and friends in every spelling, casts, mixed
+signedness, -0.0, infinities; issue 21's acceptance is ``--kernels 5000`` clean)
+and its type forms (tests/fuzz/forms.py: enums, mode typedefs, bit-fields, chars;
+issue 35). Seeds: a campaign for issue N starts at ``--seed N*1000000`` (the
+default 1000000 is issue 1's); docs/fuzzing.md lists the campaigns run.
+
+Findings go to OUT/findings.jsonl, each program with findings and its rewrites to
+OUT/cases/bN/ (a finding that depends on timing may not come back on a replay);
+with ``--shrink``, each distinct (kernel, variant, check) is re-run alone and
+shrunk, and the minimal program is written to OUT/shrunk/ (copy it to
+tests/fuzz/regressions/ to keep it). The summary (OUT/summary.json) has the counts.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -31,8 +44,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz import harness  # noqa: E402
+from fuzz.forms import NO_FLAGS, Flags, draw_flags  # noqa: E402
 from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
-from fuzz.harness import FP_EXACT_VARIANTS, VARIANTS, Finding, check_program  # noqa: E402
+from fuzz.harness import FP_EXACT_VARIANTS, KEPT, VARIANTS, WRONG, Finding, check_program  # noqa: E402
 from fuzz.shrink import replay, shrink  # noqa: E402
 
 from accsat.settings import Registers  # noqa: E402
@@ -46,10 +60,16 @@ def batch_model(b: int) -> str:
     return "omp" if b % 4 == 3 else "acc"
 
 
+def batch_flags(seeds: list[int]) -> Flags:
+    """The compile flags of the program of these seeds (from a chooser of its own)."""
+    return draw_flags(RandomChooser(f"flags {seeds[0]}"))
+
+
 def work(job):
-    b, base, size, variants, compiled, trials, extract, avoid = job
+    b, base, size, variants, compiled, trials, extract, avoid, cases = job
     seeds = batch_seeds(base, b, size)
-    text, _ = program_from_seeds(seeds, batch_model(b), avoid)
+    flags = batch_flags(seeds)
+    text, _ = program_from_seeds(seeds, batch_model(b), avoid, flags)
     stats: dict = {}
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="accsat-fuzz-") as tmp:
@@ -79,7 +99,7 @@ def work(job):
                 if (v[0] + (" --fp-exact" if v[1] else "")) in {w[1] for w in whole}
             ]
             for n, seed in enumerate(seeds):
-                text1, _ = program_from_seeds([seed], batch_model(b), avoid)
+                text1, _ = program_from_seeds([seed], batch_model(b), avoid, flags)
                 try:
                     found = check_program(
                         text1,
@@ -104,10 +124,13 @@ def work(job):
                     if (f.kind, f.variant) in whole:
                         f.kernel = f"k{n}"
                         findings.append(f)
+        if findings and cases is not None:
+            keep_case(Path(tmp), cases / f"b{b}")
     return {
         "batch": b,
         "seeds": seeds,
         "model": batch_model(b),
+        "flags": list(flags.cflags()),
         "kernels": size,
         "seconds": time.perf_counter() - start,
         "stats": stats,
@@ -116,13 +139,22 @@ def work(job):
     }
 
 
+def keep_case(tmp: Path, to: Path) -> None:
+    """The program and every rewrite of it that was checked: a finding that depends on
+    timing (a saturation or ILP stopped by the clock) does not come back on a replay,
+    its rewritten text does."""
+    to.mkdir(parents=True, exist_ok=True)
+    for src in tmp.glob("*.c"):
+        shutil.copy(src, to / src.name)
+
+
 def single_fails(
-    choices, model, variant, kind, variants_all, trials, extract, avoid=frozenset()
+    choices, model, variant, kind, variants_all, trials, extract, avoid=frozenset(), flags=NO_FLAGS
 ) -> bool:
-    kn, _ = replay(choices, "k0", model, avoid)
+    kn, _ = replay(choices, "k0", model, avoid, flags)
     text = render([kn])
     variants = [v for v in variants_all if (v[0] + (" --fp-exact" if v[1] else "")) == variant]
-    compiled = kind not in ("interp", "rewrite", "interp-unsupported", "reread")
+    compiled = kind in ("compiled", "compile-rewritten", "run-rewritten")
     with tempfile.TemporaryDirectory(prefix="accsat-shrink-") as tmp:
         try:
             found = check_program(
@@ -169,6 +201,7 @@ def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
                     args.trials,
                     args.extract_seconds,
                     avoid,
+                    args.out / "cases",
                 )
             )
         except MemoryError:
@@ -177,7 +210,13 @@ def run_shard(args, variants, avoid, shard: int, nshards: int) -> None:
             for f in res["findings"]:
                 out.write(
                     json.dumps(
-                        {**f, "batch": res["batch"], "seeds": res["seeds"], "model": res["model"]}
+                        {
+                            **f,
+                            "batch": res["batch"],
+                            "seeds": res["seeds"],
+                            "model": res["model"],
+                            "flags": res["flags"],
+                        }
                     )
                     + "\n"
                 )
@@ -197,6 +236,7 @@ def killed_batch(b: int, args, why: str) -> dict:
         "batch": b,
         "seeds": seeds,
         "model": batch_model(b),
+        "flags": list(batch_flags(seeds).cflags()),
         "kernels": args.batch,
         "seconds": 0.0,
         "stats": {},
@@ -216,21 +256,32 @@ def killed_batch(b: int, args, why: str) -> dict:
 def merge(results: list[dict], variants) -> dict:
     stats: Counter = Counter()
     kinds: Counter = Counter()
+    wrong: Counter = Counter()
+    kept: Counter = Counter()
+    unchecked: Counter = Counter()
+    programs_by_flags: Counter = Counter()
     distinct: dict = {}
     errors: list = []
     for res in results:
         stats["kernels"] += res["kernels"]
         stats.update(res["stats"])
+        programs_by_flags[" ".join(res.get("flags", ())) or "(none)"] += 1
         if res["error"]:
             errors.append((res["batch"], res["error"][:500]))
         for f in res["findings"]:
             kinds[f"{f['kind']} {f['variant']}".strip()] += 1
+            group = wrong if f["kind"] in WRONG else kept if f["kind"] in KEPT else unchecked
+            group[f["kind"]] += 1
             k = f["kernel"]
             if k.startswith("k") and k[1:].isdigit():
                 seed = res["seeds"][int(k[1:])]
                 distinct.setdefault(
                     f"{seed}|{f['variant']}|{f['kind']}",
-                    {"model": res["model"], "detail": f["detail"]},
+                    {
+                        "model": res["model"],
+                        "flags": res.get("flags", []),
+                        "detail": f["detail"],
+                    },
                 )
     names = [v[0] + (" --fp-exact" if v[1] else "") for v in variants]
     return {
@@ -238,8 +289,12 @@ def merge(results: list[dict], variants) -> dict:
         "variants": names,
         "kernel_variant_checks": stats["kernels"] * len(names),
         "batches": len(results),
+        "programs_by_flags": dict(programs_by_flags),
         "stats": dict(stats),
         "findings": dict(kinds),
+        "wrong": dict(wrong),  # wrong output, crashes (by finding kind)
+        "kept_as_written": dict(kept),  # kernels kept as written for accsat's fault
+        "unchecked": dict(unchecked),  # a check could not run (interp-unsupported, ...)
         "distinct": distinct,
         "generator_errors": errors,
     }
@@ -326,25 +381,34 @@ def main(argv=None) -> int:
         for key, info in sorted(summary["distinct"].items()):
             seed_s, variant, kind = key.split("|")
             seed, model = int(seed_s), info["model"]
+            flags = Flags.parse(info["flags"])
             if kind in ("memory", "killed"):
                 continue
             c = RandomChooser(seed)
-            gen_kernel(c, "k0", avoid)
+            gen_kernel(c, "k0", avoid, flags)
             choices = c.choices
             if not single_fails(
-                choices, model, variant, kind, variants, args.trials, args.extract_seconds, avoid
+                choices,
+                model,
+                variant,
+                kind,
+                variants,
+                args.trials,
+                args.extract_seconds,
+                avoid,
+                flags,
             ):
                 print(f"seed {seed} {variant} {kind}: does not fail alone")
                 continue
             best = shrink(
                 choices,
-                lambda ch, m=model, v=variant, k=kind: single_fails(
-                    ch, m, v, k, variants, args.trials, args.extract_seconds, avoid
+                lambda ch, m=model, v=variant, k=kind, f=flags: single_fails(
+                    ch, m, v, k, variants, args.trials, args.extract_seconds, avoid, f
                 ),
                 budget=args.shrink_budget,
                 log=print,
             )
-            kn, _ = replay(best, "k0", model, avoid)
+            kn, _ = replay(best, "k0", model, avoid, flags)
             name = f"seed{seed}_{variant.replace('+', '_').replace(' --', '_')}_{kind}.c"
             text = render([kn])
             header = (

@@ -3,12 +3,16 @@ the compiler).
 
 Times, interleaved, ``--repeat`` rounds of: the plain compile of a small C file with no
 directive; the same through the installed ``accsat-cc`` (the shell launcher, found on
-the PATH or given with ``--accsat-cc``; a pyenv shim adds its own start-up, so give the
-version's own script); and through ``python -m accsat.wrapper`` (accsat-cc's Python
-side, where the launcher hands what it cannot decide). Prints medians, the overhead of
-each over the plain compile, and the load average; ``--json`` writes them.
+the PATH or given with ``--accsat-cc``, which may be given several times to compare
+launchers, e.g. another checkout's ``accsat/wrapper/bin/accsat-cc``; a pyenv shim adds
+its own start-up, so give the version's own script); and through ``python -m
+accsat.wrapper`` (accsat-cc's Python side, where the launcher hands what it cannot
+decide). Each for two sources: the small file alone, and with quoted includes of two
+headers without directives (the launcher reads those too, issue 37). Prints medians, the
+overhead of each over the plain compile, and the load average; ``--json`` writes them.
 
     python benchmarks/pass_through.py [--repeat 31] [--compiler gcc] [--json out.json]
+        [--accsat-cc LAUNCHER ...]
 """
 
 from __future__ import annotations
@@ -25,6 +29,12 @@ import time
 from pathlib import Path
 
 SOURCE = "int add(int x, int y) { return x + y; }\nint twice(int x) { return add(x, x); }\n"
+# the same with quoted includes of headers that hold no directive (one includes the other)
+HEADERS = {
+    "util.h": '#pragma once\n#include "types.h"\nint add(int x, int y);\n',
+    "types.h": "#pragma once\ntypedef double real;\n#define N 64\n",
+}
+INCLUDING = '#include "util.h"\n#include "types.h"\n#include <stdio.h>\n' + SOURCE
 
 
 def timed(cmd: list[str], cwd: str, env: dict) -> float:
@@ -37,22 +47,33 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=31)
     p.add_argument("--compiler", default="gcc")
-    p.add_argument("--accsat-cc", default=None, help="the launcher (default: on the PATH)")
+    p.add_argument(
+        "--accsat-cc",
+        action="append",
+        default=None,
+        help="a launcher (default: accsat-cc on the PATH); repeat to compare several",
+    )
     p.add_argument("--json", type=Path, default=None)
     args = p.parse_args()
-    launcher = args.accsat_cc or shutil.which("accsat-cc")
-    if launcher is None:
+    launchers = args.accsat_cc or [shutil.which("accsat-cc")]
+    if None in launchers:
         p.error("accsat-cc is not on the PATH: give --accsat-cc")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCSAT_")}
     with tempfile.TemporaryDirectory() as work:
         env["XDG_CONFIG_HOME"] = str(Path(work, "config"))  # no config file: no setting
         Path(work, "plain.c").write_text(SOURCE)
-        compile_ = [args.compiler, "-O2", "-c", "plain.c", "-o", "plain.o"]
-        ways = {
-            "plain": compile_,
-            "accsat-cc": [launcher, *compile_],
-            "python -m accsat.wrapper": [sys.executable, "-m", "accsat.wrapper", *compile_],
-        }
+        Path(work, "including.c").write_text(INCLUDING)
+        for name, text in HEADERS.items():
+            Path(work, name).write_text(text)
+        ways = {}
+        for source in ("plain.c", "including.c"):
+            compile_ = [args.compiler, "-O2", "-c", source, "-o", "out.o"]
+            ways[f"{source} plain"] = compile_
+            for k, launcher in enumerate(launchers):
+                name = "accsat-cc" if len(launchers) == 1 else f"accsat-cc {k + 1}"
+                ways[f"{source} {name}"] = [launcher, *compile_]
+            python = [sys.executable, "-m", "accsat.wrapper", *compile_]
+            ways[f"{source} python -m accsat.wrapper"] = python
         times: dict[str, list[float]] = {name: [] for name in ways}
         load = [os.getloadavg()[0]]
         for _ in range(args.repeat):
@@ -61,11 +82,14 @@ def main() -> None:
         load.append(os.getloadavg()[0])
     medians = {name: statistics.median(ts) for name, ts in times.items()}
     print(f"{args.repeat} interleaved rounds; load average {load[0]:.2f} -> {load[1]:.2f}")
+    for k, launcher in enumerate(launchers):
+        print(f"accsat-cc {k + 1}: {launcher}" if len(launchers) > 1 else f"accsat-cc: {launcher}")
     for name, m in medians.items():
-        over = "" if name == "plain" else f"  +{1000 * (m - medians['plain']):6.1f} ms"
-        print(f"{name:<26} {1000 * m:7.1f} ms{over}")
+        plain = medians[name.split()[0] + " plain"]
+        over = "" if name.endswith(" plain") else f"  +{1000 * (m - plain):6.1f} ms"
+        print(f"{name:<40} {1000 * m:7.1f} ms{over}")
     if args.json:
-        out = {"repeat": args.repeat, "load": load, "launcher": launcher}
+        out = {"repeat": args.repeat, "load": load, "launchers": launchers}
         out["median_ms"] = {k: round(1000 * v, 2) for k, v in medians.items()}
         args.json.write_text(json.dumps(out, indent=1) + "\n")
 

@@ -27,9 +27,10 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from accsat import pipeline
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.options import VARIANTS, Options
-from accsat.pipeline import rewrite_file
+from accsat.pipeline import reread_check
 from npb_harness.tree import NPB_BENCHMARKS, sources
 
 
@@ -49,13 +50,15 @@ def census(root: Path, variant: str, benchmarks: list[str], extract_seconds: flo
         )
         bodies: list = []
 
-        def serial(_text, sizes, one, progress, task, bodies=bodies):
-            done = [one(i) for i in range(len(sizes))]
-            if task is None:  # the kernels' rewrites (not the re-read checks after them)
-                bodies[:] = done
-            return done
+        def kept(loaded, results, options, bodies=bodies):
+            bodies[:] = results  # the kernels' rewrites, before the re-read check
+            return reread_check(loaded, results, options)
 
-        result = rewrite_file(f, opts, share=serial)
+        pipeline.reread_check = kept
+        try:
+            result = pipeline.rewrite_file(f, opts)
+        finally:
+            pipeline.reread_check = reread_check
         files[f"{bench}/{f.name}"] = _sha(result.text)
         for r, replacement, _ in bodies:
             kernels[f"{bench}/{f.name}:{r.line}"] = [

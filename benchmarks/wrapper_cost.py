@@ -197,8 +197,7 @@ def npb(root: Path, work: Path, names: list[str], rounds: int, modes: list[str])
         out[f"{mode}_ratio"] = round(total / plain, 3)
         profile = reports(report_paths[mode][-len(names) :])  # the last round's
         staged = sum(profile["stage_s"].get(s, 0.0) for s in STAGES)
-        # the stages' seconds are summed over the server child and its partner, which
-        # work at once: with the server, "other" can be below zero (what two cores saved)
+        # what the stages do not account for: starting processes, the compiler, waiting
         profile["other_s"] = round(sum(best[mode].values()) - plain - staged, 2)
         out[f"{mode}_profile"] = profile
     return out

@@ -42,9 +42,7 @@ def _break_first_kernel(monkeypatch) -> None:
         return dataclasses.replace(printed, text=text)
 
     monkeypatch.setattr(pipeline, "_print", broken)
-    monkeypatch.setattr(
-        pipeline, "reread_check", lambda loaded, results, options, share=None: results
-    )
+    monkeypatch.setattr(pipeline, "reread_check", lambda loaded, results, options: results)
 
 
 def _body(text: str, line_of_for: int) -> str:
@@ -125,7 +123,7 @@ def child(*args, **kwargs):  # runs in the forked child: import the pipeline the
             return printed
         return dataclasses.replace(printed, text=printed.text.replace("0.5", "0.25", 1))
     pipeline._print = broken
-    pipeline.reread_check = lambda loaded, results, options, share=None: results  # validation alone
+    pipeline.reread_check = lambda loaded, results, options: results  # validation alone
     return real_child(*args, **kwargs)
 rewrite._child = child
 sys.argv = ["accsat-cc", *sys.argv[1:]]

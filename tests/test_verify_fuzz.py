@@ -8,13 +8,17 @@
   kernels, so about 880 kernel x variant checks); ``benchmarks/fuzz.py`` runs thousands.
 * ``test_regression``: every program saved in tests/fuzz/regressions/. A file
   whose header says ``// status: open`` reproduces an accsat bug not fixed yet:
-  it is expected to fail (strictly: once fixed, change its status line). A file
-  with a ``// memory: MB`` line checks instead that ``accsat rewrite --variant V``
-  (``// variant: V``) finishes within that much address space.
+  it is expected to fail (strictly: once fixed, change its status line); its
+  ``// finding: KIND`` line, if any, names the finding a kernel accsat keeps as written
+  gives (``typecheck``, ``reread``). A file with a ``// memory: MB`` line checks
+  instead that ``accsat rewrite --variant V`` (``// variant: V``) finishes within that
+  much address space.
 * the generator's own guarantees: programs compile, run, and the interpreter
   finds no undefined behaviour in the first trial; gcc's UB sanitizer finds none;
-  every constant spelling has the type and value the generator assumes; a few hundred
-  kernels write every edge form of issue 21 (INT_MIN spellings, suffixes, casts, ...).
+  every constant spelling has the type and value the generator assumes, with plain
+  char signed and unsigned; a thousand kernels write every edge form of issue 21
+  (INT_MIN spellings, suffixes, casts, ...). The type forms of issue 35 and the
+  programs' flags: tests/test_fuzz_forms.py.
 * ``test_fuzzer_catches_a_minimum_printed_without_its_sign``: with accsat's old
   printing of INT_MIN (``(2147483647 - 1)``) put back in a test double, the harness
   finds wrong output on the generator's edge kernels (``EDGE_SEEDS``).
@@ -32,7 +36,7 @@ from difftest import accsat_import_error
 _SKIP = accsat_import_error()
 pytestmark = pytest.mark.skipif(_SKIP is not None, reason=_SKIP or "")
 
-from fuzz.gen import program_from_seeds, program_strategy  # noqa: E402
+from fuzz.gen import KNOWN_BUGS, program_from_seeds, program_strategy  # noqa: E402
 from fuzz.harness import VARIANTS, check_program, compile_all, model_flag, run  # noqa: E402
 from hypothesis import HealthCheck, given, seed, settings  # noqa: E402
 
@@ -136,12 +140,16 @@ def test_regression(path, tmp_path):
 
 @pytest.mark.parametrize("path", REGRESSIONS, ids=lambda p: p.stem)
 def test_open_regressions_are_caught_by_both_checks(path, tmp_path):
-    """For a bug that makes a wrong program (not a crash), both checks must see it."""
+    """For a bug that makes a wrong program (not a crash), both checks must see it; one
+    that keeps a kernel as written is seen as its ``// finding:`` line says."""
     if _status(path) != "open" or _header(path, "memory"):
         pytest.skip("fixed, or a resource bug")
     findings = check_program(path.read_text(), tmp_path, VARIANTS, trials=24)
     kinds = {f.kind for f in findings}
-    if "rewrite" in kinds:
+    kept = _header(path, "finding")
+    if kept:  # a kernel kept as written for accsat's fault: no wrong program to see
+        assert kinds == {kept}, findings
+    elif "rewrite" in kinds:
         assert kinds == {"rewrite"}  # accsat crashes: there is no program to check
     else:
         assert "interp" in kinds, findings
@@ -150,11 +158,13 @@ def test_open_regressions_are_caught_by_both_checks(path, tmp_path):
 
 def test_generated_programs_are_well_defined(tmp_path):
     """Programs from the generator compile, run, and show no UB to the interpreter."""
-    from accsat.frontend.kernels import find_kernels
+    from fuzz.harness import INTERP_GAPS
+
+    from accsat.frontend.kernels import LOOP_BODY, find_kernels
     from accsat.frontend.parse import parse
     from accsat.frontend.preprocess import PreprocessOptions, preprocess
     from accsat.frontend.source_map import SourceMap
-    from accsat.verify.cvalues import Trap
+    from accsat.verify.cvalues import NotModelled, Trap
     from accsat.verify.interp import compile_body, execute
     from accsat.verify.states import make_state
 
@@ -167,9 +177,15 @@ def test_generated_programs_are_well_defined(tmp_path):
     assert rc == 0 and out.count(b"\n") > 12 * 32
     ast = parse(preprocess(src, PreprocessOptions()), str(src))
     kernels, symbols = find_kernels(ast, SourceMap(text), str(src))
+    kernels = [k for k in kernels if k.kind == LOOP_BODY]  # not the functions they call
     assert len(kernels) == 12
+    ran = 0
     for k in kernels:
-        prog = compile_body(k.loop.stmt, k.scope, symbols, frozenset())
+        try:
+            prog = compile_body(k.loop.stmt, k.scope, symbols, frozenset())
+        except NotModelled as exc:  # a form the interpreter does not model yet
+            assert any(gap.match(f"original: {exc}") for gap in INTERP_GAPS), exc
+            continue
         state = make_state(
             1,
             0,
@@ -177,10 +193,12 @@ def test_generated_programs_are_well_defined(tmp_path):
             prog.outer_objects,
             prog.restrict,
         )
+        ran += 1
         try:
             execute(prog, state)
         except Trap as exc:  # tiny inputs: only out-of-range subscripts of n - 1 - i
             assert "outside" in exc.reason, exc.reason
+    assert ran >= 8
 
 
 def test_shrinker_reduces_a_failing_choice_sequence():
@@ -222,14 +240,20 @@ def _c_value(v: int) -> str:
     return f"{v}ULL" if v > (1 << 63) - 1 else f"{v}LL"
 
 
-def test_constant_spellings_have_their_type_and_value(tmp_path):
+@pytest.mark.parametrize("char_signed", [True, False], ids=["signed-char", "unsigned-char"])
+def test_constant_spellings_have_their_type_and_value(tmp_path, char_signed):
     """Every spelling the generator writes has the C type and the value it assumes (gcc's
-    _Generic and ==, after the integer promotions): the generator's own oracle."""
+    _Generic and ==, after the integer promotions), plain char signed and unsigned
+    (-funsigned-char: '\\xff' is 255, CHAR_MAX too): the generator's own oracle."""
     from fuzz import consts as K
 
-    cases = [
-        (text, t, v) for t, values in K.EDGES.items() for v in values for text in K.spellings(v, t)
-    ]
+    with K.plain_char(char_signed):
+        cases = [
+            (text, t, v)
+            for t, values in K.EDGES.items()
+            for v in values
+            for text in K.spellings(v, t)
+        ]
     cases += [(text, t, v) for text, t, v in K.FLOAT_TO_INT]
     cases += [(text, "ulong", v) for text, v in K.WIDE]
     for table, value in ((K.ONES, 1), (K.ZEROS, 0), (K.ALL_ONES, -1)):
@@ -286,7 +310,8 @@ def test_constant_spellings_have_their_type_and_value(tmp_path):
     lines += ['  printf("done\\n");', "  return 0;", "}"]
     src = tmp_path / "consts.c"
     src.write_text("\n".join(lines) + "\n")
-    status = compile_all([(src, tmp_path / "consts.x")], "-fopenacc")
+    flags = () if char_signed else ("-funsigned-char",)
+    status = compile_all([(src, tmp_path / "consts.x")], "-fopenacc", flags)
     assert status[src] is None, status[src]
     rc, out = run(tmp_path / "consts.x")
     wrong = [int(x) for x in out.split()[:-1]]
@@ -295,7 +320,8 @@ def test_constant_spellings_have_their_type_and_value(tmp_path):
 
 
 # kernels of the generator whose output depends on a signed minimum that accsat prints
-EDGE_SEEDS = [2, 23, 48]
+# (INT_MIN in a double expression)
+EDGE_SEEDS = [169]
 
 
 def _old_format_int(value: int, t) -> str:
@@ -321,7 +347,7 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
     import accsat.frontend.fold as fold
     import accsat.pipeline as pipeline
 
-    text, _ = program_from_seeds(EDGE_SEEDS, "acc")
+    text, _ = program_from_seeds(EDGE_SEEDS, "acc", KNOWN_BUGS)
     cse = [("cse", False)]
     assert not check_program(text, tmp_path / "real", cse, interp=False, extract_seconds=2.0)
     monkeypatch.setattr(fold, "format_int", _old_format_int)
@@ -335,16 +361,15 @@ def test_fuzzer_catches_a_minimum_printed_without_its_sign(tmp_path, monkeypatch
     monkeypatch.setattr(
         pipeline,
         "reread_check",
-        lambda loaded, results, options, share=None: results,
+        lambda loaded, results, options: results,
         raising=False,
     )
     findings = check_program(text, tmp_path / "old", cse, interp=False, extract_seconds=2.0)
+    # clean with the real printer above: the old one's (2147483647 - 1) made the difference
     assert any(f.kind == "compiled" for f in findings), findings
-    wrong = "\n".join(f.detail for f in findings)
-    assert "2147483646" in wrong or "9223372036854775806" in wrong, wrong
 
 
-# what the generator must write somewhere in a few hundred kernels (issue 21)
+# what the generator must write somewhere in a thousand kernels (issue 21)
 EDGE_FORMS = {
     "INT_MIN": r"\bINT_MIN\b",
     "INT_MAX": r"\bINT_MAX\b",
@@ -385,7 +410,7 @@ EDGE_FORMS = {
 
 
 def test_generator_writes_every_edge_form():
-    text, _ = program_from_seeds(list(range(400)), "acc")
+    text, _ = program_from_seeds(list(range(1000)), "acc")
     missing = [name for name, form in EDGE_FORMS.items() if not re.search(form, text)]
     assert not missing, missing
 

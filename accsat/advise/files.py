@@ -46,7 +46,8 @@ def advise_file(path: Path, options: AdviseOptions = AdviseOptions()) -> FileAdv
     loaded = load(path, options.rewrite.preprocess)
     with ct.targeting(loaded.target):
         spelling = Spelling(loaded.source, str(path))
-        kernels = [advise_kernel(k, loaded, options.convention, spelling) for k in loaded.kernels]
+        own = [k for k in loaded.kernels if not k.header]  # (a header's kernels: not advised)
+        kernels = [advise_kernel(k, loaded, options.convention, spelling) for k in own]
         advice = FileAdvice(path, kernels)
         if options.rewritten and kernels:
             _rewritten_stage(advice, loaded, options)
@@ -63,10 +64,10 @@ def _rewritten_stage(advice: FileAdvice, loaded: LoadedFile, options: AdviseOpti
     result = rewrite_file(advice.path, ropts)
     advice.reports = result.kernels
     new = load_rewritten(advice.path, result.text, ropts)
-    if len(new.kernels) != len(loaded.kernels):
+    if len(new.kernels) != len(advice.kernels):
         advice.notes.append(
             f"{advice.path}: the rewritten file has {len(new.kernels)} "
-            f"kernels, the original {len(loaded.kernels)}: rewritten "
+            f"kernels, the original {len(advice.kernels)}: rewritten "
             "stage left out"
         )
         return

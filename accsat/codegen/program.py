@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..frontend.conditional import only_directives
+from ..frontend.source_map import tokenize
 from ..frontend.symbols import Symbol
 from ..ssa import ir
 from ..ssa.state import SSAKernel
@@ -132,12 +134,17 @@ class Program:
         return Point(ctx, len(info.block.stmts))
 
     def _glued(self, ctx: str, index: int) -> Point:
-        """Never between a ``#pragma`` and the statement it applies to."""
+        """Never between a ``#pragma`` (or a conditional group of them) and the statement
+        it applies to."""
         stmts = self.blocks[ctx].block.stmts
         while (
             index > 0
             and isinstance(prev := stmts[index - 1], ir.Verbatim)
-            and prev.text.startswith("#pragma")
+            and (
+                prev.text.startswith("#pragma")
+                or prev.as_written
+                and only_directives(tokenize(prev.text))
+            )
         ):
             index -= 1
         return Point(ctx, index)

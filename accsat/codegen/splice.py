@@ -6,7 +6,9 @@ Printed bodies end their lines with "\n"; in a file whose lines end with "\r\n"
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..frontend.preprocess import c_string
@@ -25,9 +27,17 @@ class Replacement:
     probe: Probe | None = None
 
 
-def splice(source: str, replacements: list[Replacement], filename: str | None = None) -> str:
+def splice(
+    source: str,
+    replacements: list[Replacement],
+    filename: str | None = None,
+    directive: Callable[[int], str] | None = None,
+) -> str:
     """``source`` with each span replaced; with ``filename``, a ``#line`` after each
-    replacement puts the following lines back on their original numbers."""
+    replacement puts the following lines back on their original numbers (``directive``,
+    if given, writes it for a line of ``source``: one its own ``#line`` names otherwise)."""
+    if directive is None and filename is not None:
+        directive = functools.partial(_directive_naming, filename)
     out: list[str] = []
     pos = 0
     for r in sorted(replacements, key=lambda r: r.start):
@@ -36,7 +46,7 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
         out.append(source[pos : r.start])
         eol = line_ending(source, r.start)
         out.append(r.text if eol == "\n" else _LONE_LF.sub(eol, r.text))
-        if filename is not None:
+        if directive is not None:
             rest_of_line = source.find("\n", r.end)
             if rest_of_line < 0:
                 rest_of_line = len(source)
@@ -44,7 +54,7 @@ def splice(source: str, replacements: list[Replacement], filename: str | None = 
                 rest_of_line -= 1  # the directive goes after the whole "\r\n"
             # finish the original line, then resume numbering at the next one
             out.append(source[r.end : rest_of_line])
-            out.append(eol + line_directive(r.last_line + 1, filename).rstrip("\n"))
+            out.append(eol + directive(r.last_line + 1).rstrip("\n"))
             pos = rest_of_line
         else:
             pos = r.end
@@ -80,6 +90,10 @@ def line_ending(source: str, offset: int) -> str:
     if end < 0:
         end = source.rfind("\n", 0, offset)
     return "\r\n" if end > 0 and source[end - 1] == "\r" else "\n"
+
+
+def _directive_naming(filename: str, line: int) -> str:
+    return line_directive(line, filename)
 
 
 def line_directive(line: int, filename: str) -> str:

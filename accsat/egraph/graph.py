@@ -27,6 +27,18 @@ class ENode:
     ty: str
     attrs: tuple[str, ...] = ()
     children: tuple[int, ...] = ()
+    # the hash, computed once: extraction keys dicts by nodes (costs, columns, choices),
+    # and a dataclass hashes its fields' tuple again at every look-up
+    _hash: int = field(default=0, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.op, self.ty, self.attrs, self.children)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self):  # made again where unpickled: a string's hash differs there
+        return ENode, (self.op, self.ty, self.attrs, self.children)
 
     @property
     def ctype(self) -> str:

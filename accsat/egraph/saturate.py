@@ -78,12 +78,64 @@ def fold_candidate_rules() -> str:
     return "\n".join(out)
 
 
+WIDTHS = "widths"  # the ruleset computing SumWidth and ProdWidth (schema.egg)
+# How many terms an operation adds to a sum (multiplies into a product), from its
+# operands' widths (w0, w1: of its first and second operand); any other operation is
+# one term. a - b adds the terms of both; Fma(a, b, c) = a + b * c those of a and one.
+_WIDTH_OF = {
+    "SumWidth": {"Add": "(+ w0 w1)", "Sub": "(+ w0 w1)", "Fma": "(+ w0 1)", "Neg": "w0"},
+    "ProdWidth": {"Mul": "(+ w0 w1)", "Neg": "w0"},
+}
+
+
+# operations whose value is no operand of a float or unsigned sum or product (lists, int
+# comparisons and logic, addresses and pointer differences): no width, no rule (a rule
+# costs every iteration something; under assoc-signed such a sum is not regrouped)
+_NO_WIDTH = frozenset(
+    name
+    for name, op in OPS.items()
+    if op.kind in ("list", "comparison", "logic") or name in ("Sym", "AddrOf", "PtrAdd", "PtrDiff")
+)
+
+
+def width_rules() -> str:
+    """egglog rules giving every term its SumWidth and ProdWidth (schema.egg), the
+    fewest terms any of its forms adds (multiplies): one rule per operation, setting
+    both. They run to saturation after the ``first`` rulesets before each iteration
+    (they only fall, to the smallest)."""
+    out = [f"(ruleset {WIDTHS})"]
+    for name, op in OPS.items():
+        if name in _NO_WIDTH:
+            continue
+        args = " ".join(f"s{i}" for i in range(1 + op.attrs)) + "".join(
+            f" a{i}" for i in range(op.arity)
+        )
+        values = {width: combine.get(name, "1") for width, combine in _WIDTH_OF.items()}
+        read = sorted({i for v in values.values() for i in (0, 1) if f"w{i}" in v})
+        query = " ".join(
+            [f"(= e ({name} {args}))"]
+            + [
+                f"(= w{i}{width[0]} ({width} a{i}))"
+                for width in values
+                for i in read
+                if f"w{i}" in values[width]
+            ]
+        )
+        sets = " ".join(
+            f"(set ({width} e) {value.replace('w0', 'w0' + width[0]).replace('w1', 'w1' + width[0])})"
+            for width, value in values.items()
+        )
+        out.append(f"(rule ({query}) ({sets}) :ruleset {WIDTHS})")
+    return "\n".join(out)
+
+
 @dataclass
 class Saturation:
     egraph: EGraph
     class_of: dict[int, int]  # term id -> e-class id
     iterations: int
-    stop_reason: str  # "saturated" | "iteration-limit" | "node-limit" | "time-limit" | "no-rules"
+    # "saturated" | "iteration-limit" | "node-limit" | "memory-limit" | "time-limit" | "no-rules"
+    stop_reason: str
     nodes: int
     classes: int
     seconds: float
@@ -108,6 +160,10 @@ def term_text(terms: TermTable, tid: int) -> str:
     return "(" + " ".join(parts) + ")"
 
 
+# Commands per egglog program where we send many (facts, unions): egglog 13.0's time
+# and memory for one program grow with the square of its commands (730 AssocTo facts:
+# 0.86 s and 450 MB in one program, 0.14 s in programs of 100, on issue 35's kernel).
+FACT_CHUNK = 100
 TERM_ID = "TermId"  # the relation naming each term we put in by its id
 LOAD_CHUNK = 64  # terms per loading rule
 
@@ -204,6 +260,16 @@ class _Session:
     def __init__(self) -> None:
         self.eg = egglog.EGraph()
         self.depth = 0  # (push)es not (pop)ped yet
+        self.widths = False  # a rule reads the widths (width_rules loaded)
+        self.cancel = False  # the assoc-cancel ruleset is loaded
+
+    def first(self, cancelling: bool) -> str:
+        """Before each iteration: the first rulesets to saturation (assoc-cancel with them
+        once constants folded or combined: only then can they cancel), then, where a rule
+        reads them, the widths, apart (their passes would run the first rules again)."""
+        cancel = f" (run {ASSOC_CANCEL})" if cancelling and self.cancel else ""
+        widths = f" (saturate (run {WIDTHS}))" if self.widths else ""
+        return f"(run-schedule (saturate (run {FIRST}){cancel}){widths})"
 
     def run(self, text: str):
         out = self.eg.run_program(*self.eg.parse_program(text))
@@ -212,6 +278,11 @@ class _Session:
         elif text.startswith("(pop"):
             self.depth -= int(text[4:-1] or 1)
         return out
+
+    def run_each(self, commands: list[str]) -> None:
+        """Run ``commands`` (facts, unions) in programs of FACT_CHUNK commands."""
+        for k in range(0, len(commands), FACT_CHUNK):
+            self.run("\n".join(commands[k : k + FACT_CHUNK]))
 
     def dump(self) -> dict:
         serialized = self.eg.serialize([])
@@ -311,12 +382,17 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         s.run(schema_text())
         if rules:
             s.run(text)
+            widths = "Width" in text  # a rule reads the widths: computed after the first
+            if widths:
+                s.run(width_rules())
+            s.widths = widths
+            s.cancel = any(r.name == ASSOC_CANCEL for r in rules)
             # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
-                (FIRST, [r for r in rules if r.first]),
-                (SELECTED, [r for r in rules if not r.first]),
+                (FIRST, [r.name for r in rules if r.first and r.name != ASSOC_CANCEL]),
+                (SELECTED, [r.name for r in rules if not r.first]),
             ):
-                names = " ".join(r.name for r in part)
+                names = " ".join(part)
                 s.run(
                     f"(unstable-combined-ruleset {name} {names})" if names else f"(ruleset {name})"
                 )
@@ -358,7 +434,7 @@ def _saturate(
 ) -> Saturation:
     ids = reachable(terms, roots)
     iterations, reason = 0, "no-rules"
-    replay = None
+    replay, replay_reason = None, "node-limit"
     while True:
         s.run("(push)")  # the kernel's own start: a replay comes back here
         _load(s, terms, ids)
@@ -368,11 +444,13 @@ def _saturate(
             set() if any(r.name == ASSOC_CONST for r in rules) else None
         )
         try:
-            iterations, reason = _iterate(s, bool(rules), folding, limits, start, assoc, replay)
+            iterations, reason = _iterate(
+                s, bool(rules), folding, limits, start, assoc, replay, replay_reason
+            )
             break
         except _Replay as again:
             s.run(f"(pop {s.depth})")
-            replay = again.iterations
+            replay, replay_reason = again.iterations, again.reason
     dump = s.dump()
     class_of = s.term_ids(dump)
     graph = EGraph()
@@ -401,8 +479,7 @@ def _load(s: _Session, terms: TermTable, ids: list[int]) -> None:
         if terms[t].op == "Const"
         for f in const_facts(terms[t].ty, terms[t].attrs[0])
     ]
-    if facts:
-        s.run("\n".join(facts))
+    s.run_each(facts)
 
 
 class InconsistentEGraph(RuntimeError):
@@ -429,11 +506,54 @@ GROWTH = 16
 
 
 class _Replay(Exception):
-    """An iteration without a snapshot crossed the node limit: start again and stop
-    after the ``iterations`` before it (egglog runs are deterministic)."""
+    """An iteration without a snapshot crossed the node or memory limit (``reason``):
+    start again and stop after the ``iterations`` before it (egglog runs are
+    deterministic)."""
 
-    def __init__(self, iterations: int):
-        self.iterations = iterations
+    def __init__(self, iterations: int, reason: str):
+        self.iterations, self.reason = iterations, reason
+
+
+_STATM: list[int] = []  # [pid, fd]: /proc/self/statm opened by this process
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MB (0 where /proc does not say). The file
+    stays open (read at each iteration of every kernel); a forked child opens its own."""
+    try:
+        if not _STATM or _STATM[0] != os.getpid():
+            if _STATM:
+                os.close(_STATM[1])
+            _STATM[:] = [os.getpid(), os.open("/proc/self/statm", os.O_RDONLY)]
+        pages = int(os.pread(_STATM[1], 128, 0).split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+class _Budget:
+    """The time and memory one kernel's saturation may take (Limits.seconds, .memory):
+    memory is the process's growth since the kernel began. Looked at once an iteration
+    (``look``): egglog's size and the process's memory each cost a call."""
+
+    def __init__(self, limits: Limits, start: float):
+        self.limits, self.start, self.base = limits, start, resident_mb()
+        self.nodes, self.grown = 0, 0.0
+
+    def look(self, s: _Session) -> None:
+        self.nodes, self.grown = s.node_count(), resident_mb() - self.base
+
+    def over(self) -> str | None:
+        """Which limit the e-graph was past when last looked at, if any."""
+        if self.nodes > self.limits.nodes:
+            return "node-limit"
+        if self.grown > self.limits.memory:
+            return "memory-limit"
+        return None
+
+    def near(self) -> bool:
+        """Whether an iteration may cross a limit (then it is made on a snapshot)."""
+        return self.nodes * GROWTH > self.limits.nodes or self.grown * GROWTH > self.limits.memory
 
 
 def _iterate(
@@ -444,43 +564,51 @@ def _iterate(
     start: float,
     assoc: set[tuple[str, ...]] | None = None,
     replay: int | None = None,
+    replay_reason: str = "node-limit",
 ) -> tuple[int, str]:
     """``assoc``: the WantAssoc candidates answered so far, None without assoc-const;
-    ``replay``: run exactly this many iterations (no limit is checked)."""
+    ``replay``: run exactly this many iterations (no limit is checked), then stop for
+    ``replay_reason``."""
+    budget = _Budget(limits, start)
+    budget.look(s)
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
-    candidates, _ = _fold_new(s, 0, folding) if folding else (0, False)
+    candidates, cancelling = _fold_new(s, 0, folding) if folding else (0, False)
     iterations = 0
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
             return iterations, "time-limit"
-        snapshot = replay is None and s.node_count() * GROWTH > limits.nodes
+        snapshot = replay is None and budget.near()
         if snapshot:
             s.run("(push)")
         changed = False
         if rules:
-            out = s.run(f"(run-schedule (saturate (run {FIRST})))")
+            out = s.run(s.first(cancelling))
             out += s.run(f"(run {SELECTED} 1)")
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
-            if assoc is not None:
-                changed = answer_assoc(s, assoc) > 0 or changed
+            if assoc is not None and answer_assoc(s, assoc) > 0:
+                changed = cancelling = True
         if folding:
             candidates, folded = _fold_new(s, candidates, folding)
-            changed = changed or folded
-        if replay is None and s.node_count() > limits.nodes:
+            changed, cancelling = changed or folded, cancelling or folded
+        if replay is None:
+            budget.look(s)
+        over = budget.over() if replay is None else None
+        if over:
             if not snapshot:
-                raise _Replay(iterations)
+                raise _Replay(iterations, over)
             s.run("(pop)")
-            return iterations, "node-limit"
+            return iterations, over
         iterations += 1
         if not changed:
             return iterations, "saturated"
-    return iterations, "iteration-limit" if replay is None else "node-limit"
+    return iterations, "iteration-limit" if replay is None else replay_reason
 
 
 FIRST = "accsat-first"  # the rulesets marked ``first`` in the manifest, combined
 SELECTED = "accsat-selected"  # the other rulesets, combined
 ASSOC_CONST = "assoc-const"  # the ruleset whose constants accsat combines (AssocTo facts)
+ASSOC_CANCEL = "assoc-cancel"  # constants that cancel (first, once constants changed)
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
@@ -498,15 +626,18 @@ def answer_assoc(s: _Session, answered: set[tuple[str, ...]]) -> int:
         if result is not None:
             rop, k = result
             facts.append(f"(AssocTo {' '.join(quote(a) for a in args)} {quote(rop)} {quote(k)})")
-            facts += const_facts(args[2], k)
-    if facts:
-        s.run("\n".join(facts))
+            facts += const_facts(args[2], k) if rop != CANCEL else []
+    s.run_each(facts)
     return len(facts)
 
 
+CANCEL = "Id"  # combine's answer where the constants cancel: the sum is x itself
+
+
 def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str] | None:
-    """(op, literal) such that ``(x inner k1) outer k2`` is ``x op literal``, or None
-    when the combined constant has no value of type ``ty`` (it would overflow)."""
+    """(op, literal) such that ``(x inner k1) outer k2`` is ``x op literal``, (CANCEL, "")
+    where it is x itself (rules/identities.egg, assoc-cancel), or None when the combined
+    constant has no value of type ``ty`` (it would overflow)."""
     t = scalar(ty)
     if t is None or not ct.is_integer(t) or ct.promote(t) != t:
         return None
@@ -527,6 +658,8 @@ def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str
     value = cint.wrap(total, t) if ct.is_unsigned(t) else total
     if not cint.fits(value, t):
         return None
+    if value == (1 if op == "Mul" else 0):
+        return CANCEL, ""
     return op, format_int(value, t)
 
 
@@ -597,6 +730,5 @@ def fold_constants(s: _Session, level: str = "all") -> int:
             unions.append(f"(union {node} (Const {quote(base)} {quote(value)}))")
             unions += const_facts(base, value)
         unions.append(f"(subsume {node})")
-    if unions:
-        s.run("\n".join(unions))
+    s.run_each(unions)
     return len(unions)

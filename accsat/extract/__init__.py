@@ -16,7 +16,8 @@ from accsat.egraph.graph import EGraph, ENode
 from accsat.extract import ilp, prune
 from accsat.extract.costs import CostModel, load_cost_model
 from accsat.extract.dag import chosen_classes, dag_cost, find_cycles, is_acyclic
-from accsat.extract.greedy import Unextractable, greedy_dag
+from accsat.extract.greedy import Unextractable, greedy_choices
+from accsat.extract.needs import Needs
 from accsat.options import ExtractConfig
 
 __all__ = [
@@ -74,7 +75,11 @@ def extract(
     # columns, each repair): computed once per node (on_constants looks at children).
     cost_fn = functools.cache(cost.cost if isinstance(cost, CostModel) else cost)
     roots = list(dict.fromkeys(roots))
-    greedy = greedy_dag(egraph, roots, cost_fn)
+    every = greedy_choices(egraph, roots, cost_fn)
+    missing = [r for r in roots if r not in every]
+    if missing:
+        raise Unextractable(f"e-classes {missing} have no acyclic term")
+    greedy = {c: every[c] for c in chosen_classes(every, roots)}
     greedy_cost = dag_cost(greedy, roots, cost_fn)
     result = Extraction(greedy, greedy_cost, greedy_cost, "greedy", 0.0, "none")
     if config.use_ilp and roots:
@@ -83,6 +88,7 @@ def extract(
             egraph,
             roots,
             cost_fn,
+            every,
             start + config.time_limit,
             config.solver,
             config.stall,
@@ -97,17 +103,25 @@ def _improve(
     egraph: EGraph,
     roots: list[int],
     cost: Callable[[ENode], float],
+    every: dict[int, ENode],
     deadline: float,
     solver: str,
     stall: float | None = None,
     gap: float = 0.0,
 ) -> None:
+    """``every``: greedy's node of every class (local search brings classes in with it)."""
     pruned = prune.candidates(egraph, roots, cost, result.greedy_cost)
     # Greedy's choice in terms of the surviving nodes: a dominated node gives
     # way to its dominator, which costs no more and has fewer children.
     start = {c: pruned.better.get((c, n), n) for c, n in result.choice.items()}
     start = {c: start[c] for c in chosen_classes(start, roots)}
-    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap)
+    fallback = {c: pruned.better.get((c, n), n) for c, n in every.items() if c in pruned.nodes}
+    floor = _floor(pruned.nodes, roots, cost)
+    if ilp.closed(floor, result.greedy_cost, gap):  # no solver needed, not even loaded
+        proven = floor >= result.greedy_cost - ilp.MARGIN
+        result.status, result.ilp = ("optimal", "greedy-optimal") if proven else ("greedy", "gap")
+        return
+    out = ilp.solve(pruned.nodes, roots, cost, start, deadline, solver, stall, gap, fallback)
     if out.rounds:
         result.solver = solver
         cheaper = out.cost < result.greedy_cost - ilp.MARGIN
@@ -118,3 +132,14 @@ def _improve(
         result.status = "feasible"
     if result.status != "greedy":
         result.choice, result.cost = out.choice, out.cost
+
+
+def _floor(
+    nodes: dict[int, list[ENode]], roots: list[int], cost: Callable[[ENode], float]
+) -> float:
+    """A lower bound of every choice's cost: the classes every term of a root contains,
+    and the roots, each at its cheapest node (a kernel of loads and a few operations,
+    each needed, is proven so without a solver)."""
+    needs = Needs(nodes)
+    classes = set(roots).union(*(needs.of(r) for r in roots))
+    return sum(min(cost(n) for n in nodes[c]) for c in classes)

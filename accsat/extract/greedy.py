@@ -27,6 +27,16 @@ class Unextractable(ValueError):
 
 def greedy_dag(egraph: EGraph, roots: list[int], cost: CostFn) -> dict[int, ENode]:
     """Chosen node for every class reachable from ``roots`` through chosen nodes."""
+    choice = greedy_choices(egraph, roots, cost)
+    missing = [r for r in roots if r not in choice]
+    if missing:
+        raise Unextractable(f"e-classes {missing} have no acyclic term")
+    return {cls: choice[cls] for cls in chosen_classes(choice, roots)}
+
+
+def greedy_choices(egraph: EGraph, roots: list[int], cost: CostFn) -> dict[int, ENode]:
+    """Greedy's node for every class below ``roots`` that has an acyclic term, whether
+    the choice from the roots reaches it or not (a start for other choices)."""
     classes = egraph.reachable(roots)
     items = [(cls, node, cost(node)) for cls in classes for node in egraph.classes[cls]]
     users: dict[int, list[int]] = {cls: [] for cls in classes}  # class -> indices of parent nodes
@@ -61,10 +71,7 @@ def greedy_dag(egraph: EGraph, roots: list[int], cost: CostFn) -> dict[int, ENod
                 queued.add(j)
                 queue.append(j)
 
-    missing = [r for r in roots if r not in choice]
-    if missing:
-        raise Unextractable(f"e-classes {missing} have no acyclic term")
-    return {cls: choice[cls] for cls in chosen_classes(choice, roots)}
+    return choice
 
 
 def _merge(node: ENode, snapshot: dict[int, dict[int, float]], cls: int) -> dict[int, float] | None:

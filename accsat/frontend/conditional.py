@@ -12,15 +12,25 @@ groups of one body), followed by ``#line`` so that every other line keeps its
 number. ``find_groups`` says which groups can be delimited so: each branch whole
 statements, at a statement boundary, and no other directive than ``#pragma`` in
 the body.
+
+A group may declare variables (its text says which, ``declared_names``) as long as no
+statement after it outside a group names one (``GroupSpan.after``): which variable such a
+name means would depend on the flags. A group of directives alone (``#if
+defined(_OPENACC)`` / ``#pragma acc loop seq`` / ``#endif``) applies them to the statement
+after it: it is kept as written right before that statement (only a marker before it),
+when no branch's directive changes what the rewrite may do there (``harmless``: a
+sequential loop, a hint, a loop transformation, another compiler's pragma), whichever
+branch the flags select.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pycparser import c_ast
 
+from . import directives
 from .preprocess import c_string
 
 BEGIN, END = "__accsat_group_begin", "__accsat_group_end"
@@ -40,6 +50,10 @@ class GroupSpan:
     start: int
     end: int
     text: str
+    # every branch directives alone (or nothing): they apply to the statement after it
+    directive: bool = False
+    # the names the body's statements after it use, those of other groups aside
+    after: frozenset[str] = frozenset()
 
 
 def directive_name(text: str) -> str:
@@ -60,6 +74,8 @@ def find_groups(
     the body cannot be rewritten around them (``others``: the other directives it may
     hold)."""
     groups: list[GroupSpan] = []
+    ranges: list[tuple[int, int]] = []  # each group's first and last token
+    kinds: list[str] = []  # of the outermost group's branches: see _branch
     depth, opened, branch = 0, 0, first
     for k in range(first, stop):
         tok = tokens[k]
@@ -68,35 +84,119 @@ def find_groups(
         name = directive_name(tok.text)
         if name in others or name == "":  # "#" alone is a null directive
             continue
+        if name.isdigit() and "line" in others:  # a line marker: "# 12 "file""
+            continue
         if name in _OPEN:
             if depth == 0:
                 why = _boundary_before(tokens, first, k)
                 if why:
                     return why
-                opened, branch = k, k + 1
+                opened, branch, kinds = k, k + 1, []
             depth += 1
         elif name in _MIDDLE or name == "endif":
             if depth == 0:
                 return f"'#{name}' without its '#if' inside the loop body"
             if depth == 1:
-                why = _whole_statements(tokens, branch, k)
-                if why:
-                    return why
+                kind = _branch(tokens, branch, k)
+                if kind not in _BRANCHES:
+                    return kind
+                kinds.append(kind)
                 branch = k + 1
             if name == "endif":
                 depth -= 1
                 if depth == 0:
+                    directive = "directives" in kinds
+                    why = _directive_group(tokens, opened, k, stop) if directive else None
+                    if why:
+                        return why
                     if k + 1 < stop and tokens[k + 1].text == "else":
                         return "a conditional group ends before the 'else' of its 'if'"
-                    groups.append(_group(text, tokens[opened], tok))
+                    groups.append(_group(text, tokens[opened], tok, directive))
+                    ranges.append((opened, k))
         else:
             return f"preprocessor directive '#{name}' inside the loop body"
     if depth:
         return "'#if' without its '#endif' inside the loop body"
-    return groups
+    return [replace(g, after=_names_after(tokens, ranges, j, stop)) for j, g in enumerate(groups)]
 
 
-def _group(text: str, opening, closing) -> GroupSpan:
+_BRANCHES = ("statements", "directives", "empty")
+
+
+def _branch(tokens: list, first: int, stop: int) -> str:
+    """What one branch holds: "statements" (whole ones), "directives" (alone), "empty",
+    or why it cannot be rewritten around."""
+    if first == stop:
+        return "empty"
+    if only_directives(tokens[first:stop]):
+        return "directives"
+    return _whole_statements(tokens, first, stop) or "statements"
+
+
+def holds_pragma(group: GroupSpan, text: str) -> bool:
+    """Whether ``group`` holds the line ``#pragma text`` (spacing and splices aside)."""
+    want = " ".join(text.replace("\\\n", " ").split())
+    return want in _pragma_lines(group.text)
+
+
+def _pragma_lines(text: str) -> list[str]:
+    joined = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    out = []
+    for line in joined.split("\n"):
+        words = line.strip().lstrip("#").strip()
+        if words.startswith("pragma"):
+            out.append(" ".join(words.removeprefix("pragma").split()))
+    return out
+
+
+def only_directives(tokens: list) -> bool:
+    """Whether the tokens (of a group as written) are directives and nothing else."""
+    return all(t.kind == "directive" for t in tokens)
+
+
+def _directive_group(tokens: list, opened: int, closed: int, stop: int) -> str | None:
+    """Why the group of directives ``tokens[opened..closed]`` cannot be kept before the
+    statement after it: a branch holds statements too, no statement follows, or a
+    directive would change what the rewrite may do under some flags."""
+    inner = tokens[opened + 1 : closed]
+    if any(t.kind != "directive" for t in inner):
+        return "a conditional group whose branch ends with a directive (it would apply to what follows)"
+    if (
+        closed + 1 >= stop
+        or tokens[closed + 1].text == "}"
+        or tokens[closed + 1].kind == "directive"
+    ):
+        return "a conditional group of directives with no statement right after it"
+    for t in inner:
+        if directive_name(t.text) == "pragma" and not harmless(t.text):
+            said = " ".join(t.text.split())
+            return f"a conditional group that puts '{said}' before a statement under some flags"
+    return None
+
+
+def harmless(text: str) -> bool:
+    """Whether the ``#pragma`` line ``text``, before a statement of a body, leaves what the
+    rewrite may do there as it is: a sequential loop (``acc loop seq``), a hint (``acc
+    cache``), a loop transformation (``omp unroll``, ``tile``), another compiler's pragma
+    (``GCC unroll``, ``ivdep``): as before it, when it is not compiled."""
+    body = text.lstrip().lstrip("#").lstrip().removeprefix("pragma")
+    d = directives.parse(body)
+    return (
+        d.model == "" or d.is_sequential_loop or d.kinds <= {directives.HINT, directives.TRANSFORM}
+    )
+
+
+def _names_after(tokens: list, ranges: list[tuple[int, int]], j: int, stop: int) -> frozenset[str]:
+    """The identifiers of ``tokens`` after group ``j`` up to ``stop``, outside every group."""
+    out = set()
+    k = ranges[j][1] + 1
+    for first, last in ranges[j + 1 :] + [(stop, stop)]:
+        out |= {t.text for t in tokens[k:first] if t.kind == "ident"}
+        k = last + 1
+    return frozenset(out)
+
+
+def _group(text: str, opening, closing, directive: bool = False) -> GroupSpan:
     start = text.rfind("\n", 0, opening.start) + 1
     return GroupSpan(
         opening.line,
@@ -104,6 +204,7 @@ def _group(text: str, opening, closing) -> GroupSpan:
         start,
         closing.end,
         text[start : closing.end],
+        directive,
     )
 
 
@@ -160,14 +261,16 @@ def marked_body(body: str, tokens: list) -> str:
 
 
 def _with_markers(text: str, groups: list[tuple[int, GroupSpan]], quoted: str | None) -> str:
-    """``BEGIN(k);`` before and ``END(k);`` after each group (in text order), each
+    """``BEGIN(k);`` before and ``END(k);`` after each group (in text order; a group of
+    directives: ``BEGIN(k);`` alone, nothing between them and their statement), each
     followed by ``#line`` naming ``quoted`` (None: no ``#line``)."""
     out, last = [], 0
     for k, g in groups:
         first = f"#line {g.first_line} {quoted}\n" if quoted else ""
         after = f"\n#line {g.last_line + 1} {quoted}" if quoted else ""
         out += [text[last : g.start], f"{BEGIN}({k});\n{first}", text[g.start : g.end]]
-        out.append(f"\n{END}({k});{after}")
+        if not g.directive:
+            out.append(f"\n{END}({k});{after}")
         last = g.end
     out.append(text[last:])
     return "".join(out)
@@ -191,13 +294,14 @@ class Group(c_ast.Node):
     """The statements of conditional group ``index`` of a body (those of the branch the
     flags select), as one statement (ssa/statements.py)."""
 
-    __slots__ = ("index", "items", "coord", "__weakref__")
+    __slots__ = ("index", "items", "coord", "directive", "__weakref__")
     attr_names = ("index",)
 
-    def __init__(self, index: int, items: list[c_ast.Node], coord=None):
+    def __init__(self, index: int, items: list[c_ast.Node], coord=None, directive=False):
         self.index = index
         self.items = items
         self.coord = coord
+        self.directive = directive  # of directives: they apply to the statement after it
 
     def children(self):
         return tuple((f"items[{k}]", item) for k, item in enumerate(self.items))
@@ -258,3 +362,62 @@ def address_taken(tokens: list) -> set[str]:
             and toks[k - 2].text not in (")", "]")
         )
     }
+
+
+_TYPE_WORDS = frozenset(
+    (
+        *("int", "char", "short", "long", "float", "double", "signed", "unsigned", "void"),
+        *("_Bool", "_Complex", "_Atomic", "const", "volatile", "restrict", "inline"),
+        *("static", "extern", "register", "auto", "typedef", "struct", "union", "enum"),
+    )
+)
+
+
+def declared_names(tokens: list, is_type: Callable[[str], bool]) -> set[str]:
+    """Names a group's text (``tokens``, every branch) may declare at its own level (not
+    inside braces): in each statement that begins with a type word, a typedef name
+    (``is_type``) or two names (``T x``, ``T *x``), every name before an ``=`` at its
+    outer level, type words and typedef names aside (more than it declares, never less)."""
+    out: set[str] = set()
+    statement: list = []
+    braces = brackets = 0
+    for tok in (t for t in tokens if t.kind != "directive"):
+        if tok.text in ("{", "}"):
+            braces += 1 if tok.text == "{" else -1
+            tagged = bool(statement) and statement[0].text in ("struct", "union", "enum")
+            if braces == 0 and not tagged:
+                statement = []  # a block or a statement with one: what it declares is its own
+            continue
+        if braces:
+            continue
+        brackets += (tok.text in ("(", "[")) - (tok.text in (")", "]"))
+        if tok.text == ";" and brackets == 0:
+            out |= _declared(statement, is_type)
+            statement = []
+        else:
+            statement.append(tok)
+    return out
+
+
+def _declared(statement: list, is_type: Callable[[str], bool]) -> set[str]:
+    if not statement or statement[0].kind != "ident":
+        return set()
+    head, second = statement[0].text, statement[1] if len(statement) > 1 else None
+    declares = (
+        head in _TYPE_WORDS
+        or is_type(head)
+        or (second is not None and (second.kind == "ident" or second.text == "*"))
+    )
+    if not declares:
+        return set()
+    names, depth, before_init = set(), 0, True
+    for tok in statement:
+        if tok.text in ("(", "["):
+            depth += 1
+        elif tok.text in (")", "]"):
+            depth -= 1
+        elif depth == 0 and tok.text in ("=", ","):
+            before_init = tok.text == ","
+        elif tok.kind == "ident" and before_init and tok.text not in _TYPE_WORDS:
+            names |= set() if is_type(tok.text) else {tok.text}
+    return names

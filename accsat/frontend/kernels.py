@@ -13,6 +13,7 @@ constructs is ``directives``' table: a data construct (``omp target data``,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -44,6 +45,12 @@ class Kernel:
     column: int = 0  # of the ``for`` on ``line``, as gcc counts (SourceMap.for_column)
     kind: str = LOOP_BODY  # or ROUTINE, CALLEE: a function's body (report.py)
     returns: ct.CType | None = None  # a function unit's return type (``return`` allowed)
+    # (file, line) the compiler names the loop's line by, where the file's own #line
+    # directives name another (load.py); None: the file's own name and ``line``
+    named: tuple[str, int] | None = None
+    # the header whose text holds the unit (as cpp names it: frontend/headers.py); "": the
+    # file's own
+    header: str = ""
 
     @property
     def body(self) -> c_ast.Node:
@@ -276,10 +283,19 @@ def _address_taken(body: c_ast.Node) -> set[str]:
 
 
 def find_kernels(
-    ast: c_ast.FileAST, source: SourceMap, main_file: str, attributes: Attributes | None = None
+    ast: c_ast.FileAST,
+    source: SourceMap,
+    main_file: str,
+    attributes: Attributes | None = None,
+    headers: Mapping[str, SourceMap] | None = None,
+    named: frozenset[str] = frozenset(),
 ) -> tuple[list[Kernel], FileSymbols]:
-    """All kernels of the file, in source order, each mapped to the user's text
-    (``attributes``: the file's GNU attributes, which some types need)."""
+    """All kernels of the file, in source order, each mapped to the user's text; then
+    those of ``headers`` (name as cpp names it -> the map of its text), each kernel's
+    ``header`` its name (``attributes``: the file's GNU attributes, which some types
+    need). ``named``: the files the text's own ``#line`` directives name (accsat's
+    output read again): their loops are the file's, left unmapped."""
+    headers = headers or {}
     symbols = FileSymbols(attributes)
     finder = _Finder(symbols, main_file)
     finder.file(ast)
@@ -287,29 +303,42 @@ def find_kernels(
     for loop, construct, function, taken in finder.kernels:
         node = loop.node
         line = _line(node)
-        if _file(node) != main_file:
-            continue  # a loop in an included header: not the user's file to rewrite
-        on_line = sorted(
-            finder.fors_by_line.get((main_file, line), []), key=lambda f: f.coord.column
-        )
+        file = _file(node)
+        text = source if file == main_file else headers.get(file)
+        if text is None and file not in named:
+            continue  # a loop in another header: not the user's file to rewrite
+        on_line = sorted(finder.fors_by_line.get((file, line), []), key=lambda f: f.coord.column)
         nth = next(i for i, f in enumerate(on_line) if f is node)
-        span = source.loop_body(line, nth, len(on_line))
+        span: BodySpan | str = "named by a #line directive"
+        if text is not None:
+            span = text.loop_body(line, nth, len(on_line))
         if not isinstance(span, str):
             span = too_deep(node) or span  # deeper than our recursive stages go safely
         assert loop.scope is not None
-        column = source.for_column(line, nth, len(on_line))
+        column = text.for_column(line, nth, len(on_line)) if text is not None else 0
         kernels.append(
             Kernel(node, loop.scope, function, construct, line, span, taken, column=column)
         )
-    kernels += _function_units(ast, symbols, source, main_file, {k.function for k in kernels})
-    kernels.sort(key=lambda k: (k.line, k.loop.coord.column if k.loop.coord else 0))
+        if file != main_file and file in headers:
+            kernels[-1].header = file
+    with_kernels = {k.function for k in kernels}
+    kernels += _function_units(ast, symbols, source, main_file, with_kernels, headers)
+    kernels.sort(
+        key=lambda k: (k.header != "", k.header, k.line, k.loop.coord.column if k.loop.coord else 0)
+    )
     return kernels, symbols
 
 
 def _function_units(
-    ast: c_ast.FileAST, symbols: FileSymbols, source: SourceMap, main_file: str, with_kernels
+    ast: c_ast.FileAST,
+    symbols: FileSymbols,
+    source: SourceMap,
+    main_file: str,
+    with_kernels,
+    headers: Mapping[str, SourceMap],
 ) -> list[Kernel]:
-    """The functions of the file the device runs, each a unit (units.py)."""
+    """The functions of the file the device runs, each a unit (units.py); those defined
+    in ``headers`` too."""
     called: set[str] = set()
     for fn, _scope in symbols.functions.values():
         called |= units.region_calls(fn.body)
@@ -317,9 +346,11 @@ def _function_units(
     found = units.function_units(ast, symbols, set(with_kernels), called)
     for name, (kind, construct) in found.items():
         fn, scope = symbols.functions[name]
-        if _file(fn) != main_file:
-            continue  # defined in a header
-        span = units.body_span(source, fn)
+        file = _file(fn)
+        text = source if file == main_file else headers.get(file)
+        if text is None:
+            continue  # defined in another header
+        span = units.body_span(text, fn)
         if not isinstance(span, str):
             span = too_deep(fn.body) or span
         out.append(
@@ -334,6 +365,7 @@ def _function_units(
                 kind=kind,
                 returns=units.returns(symbols, name),
                 column=fn.decl.coord.column if fn.decl.coord else 0,
+                header=file if file != main_file else "",
             )
         )
     return out

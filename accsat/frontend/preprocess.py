@@ -76,12 +76,14 @@ def preprocess(path: Path, opts: PreprocessOptions | None = None) -> str:
 
 def preprocess_copy(original: Path, text: str, opts: PreprocessOptions | None = None) -> str:
     """``text`` preprocessed as if it were the file ``original`` (a rewrite of it), from a
-    temporary copy whose ``#include "..."`` still finds the original's neighbours."""
+    temporary copy whose ``#include "..."`` still finds the original's neighbours: its
+    folder is searched right after the copy's own, as the original's is first (gcc
+    searches ``-iquote`` folders in order, before ``-I``; accsat-cc compiles so too)."""
     opts = opts or PreprocessOptions()
     with tempfile.TemporaryDirectory(prefix="accsat-reread-") as tmp:
         path = Path(tmp) / original.name
         path.write_bytes(text.encode("utf-8", "surrogateescape"))
-        flags = tuple(opts.flags) + ("-iquote", str(original.resolve().parent))
+        flags = ("-iquote", str(original.resolve().parent)) + tuple(opts.flags)
         return preprocess(path, replace(opts, flags=flags))
 
 

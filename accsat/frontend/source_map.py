@@ -101,14 +101,19 @@ class BodySpan:
 class SourceMap:
     """The tokens of one original file, indexed for locating loops."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, tokens: list[Token] | None = None):
         self.text = text
-        self.tokens = tokenize(text)
+        self.tokens = tokenize(text) if tokens is None else tokens
         self.starts = [t.start for t in self.tokens]  # for bisect: the tokens of a span
         self._fors_by_line: dict[int, list[int]] = {}
         for idx, tok in enumerate(self.tokens):
             if tok.kind == "ident" and tok.text == "for":
                 self._fors_by_line.setdefault(tok.line, []).append(idx)
+
+    @classmethod
+    def joined(cls, maps: list[SourceMap]) -> SourceMap:
+        """The tokens of several texts, for their names only (no text: no span maps)."""
+        return cls("", [t for m in maps for t in m.tokens])
 
     def within(self, start: int, end: int) -> range:
         """Indices of the tokens that lie wholly in ``text[start:end]``."""
@@ -137,7 +142,9 @@ class SourceMap:
         if end is None:
             return "cannot find the end of the loop body in the source text"
         first, last = self.tokens[i], self.tokens[end - 1]
-        groups = find_groups(self.text, self.tokens, i, end)
+        # a #line directive may sit between statements (generated code): the body is read
+        # with the directives blanked (linemap.py)
+        groups = find_groups(self.text, self.tokens, i, end, ("pragma", "line"))
         if isinstance(groups, str):
             return groups
         return BodySpan(

@@ -92,7 +92,7 @@ class SSABuilder(ExpressionBuilder):
                 else:
                     promoted = promote.lower(self, item)
                 if not promoted:
-                    if isinstance(item, c_ast.Pragma) and k + 1 < len(items):
+                    if _applies_to_next(item) and k + 1 < len(items):
                         pending = promote.prepare(self, items[k + 1])
                         if pending is not None:  # what goes before the loop, before its pragma
                             promote.lower_before(self, pending)
@@ -128,6 +128,14 @@ class SSABuilder(ExpressionBuilder):
                 out.append(items[k])
                 k += 1
                 continue
+            span = self.kernel.span
+            if mark[0] == BEGIN and not isinstance(span, str) and span.groups[mark[1]].directive:
+                after = k + 1  # a group of directives: the pragmas of its branch, if any
+                while after < len(items) and _within(items[after], span.groups[mark[1]]):
+                    after += 1
+                out.append(Group(mark[1], items[k + 1 : after], items[k].coord, directive=True))
+                k = after
+                continue
             end = next(
                 (
                     j
@@ -149,10 +157,21 @@ class SSABuilder(ExpressionBuilder):
         span = self.kernel.span
         assert not isinstance(span, str)
         group = span.groups[node.index]
-        for item in node.items:
-            if isinstance(item, (c_ast.Decl, c_ast.DeclList)):
-                raise Unsupported("a declaration inside a conditional group")
+        if group.directive:  # kept right before the statement it applies to
+            self.emit(ir.Verbatim(group.text, self.next_pos(), group.first_line, as_written=True))
+            return
         tokens = tokenize(group.text)
+        # a variable any branch declares is the group's own: no statement after it may
+        # name one (which variable the name meant would depend on the flags)
+        for item in node.items:
+            if isinstance(item, c_ast.Decl) and item.name is None:
+                raise Unsupported("a type declared inside a conditional group")
+        used = conditional.declared_names(tokens, self.is_type) & group.after
+        if used:
+            raise Unsupported(
+                f"'{min(used)}', declared in a conditional group, named after it: which "
+                "variable it is would depend on the flags"
+            )
         jumps = {t.text for t in tokens if t.kind == "ident"} & _JUMPS  # in any branch
         if jumps:
             raise Unsupported(f"'{min(jumps)}' inside a conditional group")
@@ -169,6 +188,9 @@ class SSABuilder(ExpressionBuilder):
         self.memory_event("call", pos)
         phis = self.assigned_here(names, pos)
         self.emit(ir.Verbatim(group.text, pos, group.first_line, phis=phis, as_written=True))
+
+    def is_type(self, name: str) -> bool:
+        return self.scope.typedef(name) is not None
 
     def is_function(self, name: str) -> bool:
         sym = self.scope.lookup(name)
@@ -814,3 +836,14 @@ def build_ssa(
     if builder.promoted:  # the statistics are of the body as written
         ssa.stats = SSABuilder(kernel, symbols, op_cost, defined_functions).build().stats
     return ssa
+
+
+def _applies_to_next(item: c_ast.Node) -> bool:
+    """A ``#pragma``, or a conditional group of them: it applies to the statement after."""
+    return isinstance(item, c_ast.Pragma) or (isinstance(item, Group) and item.directive)
+
+
+def _within(item: c_ast.Node, group: conditional.GroupSpan) -> bool:
+    """A pragma the group's text holds (of the branch the flags select: the body read
+    again has other lines, so its text says)."""
+    return isinstance(item, c_ast.Pragma) and conditional.holds_pragma(group, item.string)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import math
 import re
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
@@ -156,17 +156,24 @@ _MARKER = re.compile(r'^# \d+ "', re.MULTILINE)
 
 
 def expand_bodies(
-    path: Path, text: str, bodies: dict[int, Replacement], options: PreprocessOptions
+    path: Path,
+    text: str,
+    bodies: dict[int, Replacement],
+    options: PreprocessOptions,
+    read: Callable[[str], str] | None = None,
 ) -> dict[int, str]:
     """Each new body (by kernel index) as the compiler will read it: the rewritten file
     preprocessed with the compilation's flags (one run, every body marked), each body cut
     out of the output. Outside the bodies the file is as written, so every name means in
-    the re-read body what it means in the kernel as loaded."""
+    the re-read body what it means in the kernel as loaded. ``read``, if given,
+    preprocesses the rewritten ``text`` (a header's, read through the file that includes
+    it); else it is read as the file ``path``."""
     marked = [
         replace(r, text=f"{_BEGIN}{i} {marked_body(r.text, tokenize(r.text))} {_END}{i}")
         for i, r in bodies.items()
     ]
-    pre = preprocess_copy(path, splice(text, marked), options)
+    new = splice(text, marked)
+    pre = read(new) if read is not None else preprocess_copy(path, new, options)
     out = {}
     for i in bodies:
         begin, end = pre.find(f"{_BEGIN}{i} "), pre.find(f" {_END}{i}")

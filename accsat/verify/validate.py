@@ -36,6 +36,7 @@ from ..frontend.load import load, read_source
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from ..options import Options
+from ..report import LOOP_BODY
 from .compare import Tolerance, compare_runs
 from .cvalues import (
     UB,
@@ -539,7 +540,9 @@ def _verify_file(
     orig_text = read_source(original) if original_text is None else original_text
     popts = options.preprocess
     loaded = load(original, popts, text=orig_text)
-    ko, so, defined_o = loaded.kernels, loaded.symbols, loaded.defined
+    # the file's own kernels (a header's are rewritten in a copy of the header)
+    ko = [k for k in loaded.kernels if not k.header]
+    so, defined_o = loaded.symbols, loaded.defined
     file = str(original)
     bodies = None if reparse else _bodies_in_place(orig_text, rewritten_text, ko)
     verdicts: list[KernelVerdict]
@@ -675,9 +678,14 @@ def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
         if not isinstance(span, BodySpan):
             out.append((None, None))
             continue
-        fors = sm_o.for_tokens_on_line(k.line)
-        nth = max((n for n, t in enumerate(fors) if sm_o.tokens[t].start < span.start), default=0)
-        new = sm_n.loop_body(k.line + delta, nth, len(fors))
+        if k.kind == LOOP_BODY:
+            fors = sm_o.for_tokens_on_line(k.line)
+            nth = max(
+                (n for n, t in enumerate(fors) if sm_o.tokens[t].start < span.start), default=0
+            )
+            new = sm_n.loop_body(k.line + delta, nth, len(fors))
+        else:  # a function unit (frontend/units.py)
+            new = sm_n.function_body(k.function, k.line + delta)
         if not isinstance(new, BodySpan):
             return None
         out.append((new_text[new.start : new.end], (new.start, new.end)))

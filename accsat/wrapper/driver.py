@@ -263,17 +263,21 @@ class Build:
         return []
 
     def substituted(self, done: list[tuple[Source, Outcome, str]]) -> list[str]:
+        from ..frontend.includes import search
+
         inv = self.inv
         args = list(inv.args)
         front: list[str] = []
         back: list[str] = []  # last: gcc lets the last matching prefix map win
-        for src, _outcome, path in done:
+        for src, outcome, path in done:
             args[src.index] = path
             folder = os.path.dirname(src.path)
-            include = folder or "."
-            flag = ["-iquote", include] if inv.gnu_like else ["-I", include]
-            if flag[1] not in front:
-                front += flag
+            # the source's folder, then the folders of its headers read from copies
+            flags = search(src.path, [h["name"] for h in outcome.headers])
+            for include in flags[1::2]:
+                flag = ["-iquote", include] if inv.gnu_like else ["-I", include]
+                if flag[1] not in front:
+                    front += flag
             if inv.debug and inv.gnu_like:
                 new = folder + "/" if folder else ""
                 back.append(f"-fdebug-prefix-map={os.path.dirname(path)}/={new}")
@@ -316,6 +320,8 @@ class Build:
             if outcome.rewritten:
                 if cfg.keep:
                     keep(cfg.keep, src.path, outcome.text or "")
+                    for header in outcome.headers:
+                        keep(cfg.keep, header["name"], header["text"])
                 chosen.append((n, src, outcome))
         warnings += self.notes
         if cfg.static:  # before the timers: the device code the kernels compile to
@@ -344,6 +350,10 @@ class Build:
         h = hashlib.sha256(os.fsencode(os.getcwd()) + b"\0")
         for n, src, outcome in chosen:  # names and text: any bytes (surrogateescape)
             h.update(f"{n}\0{src.path}\0{outcome.text or ''}\0".encode("utf-8", "surrogateescape"))
+            for header in outcome.headers:
+                h.update(
+                    f"{header['spelling']}\0{header['text']}\0".encode("utf-8", "surrogateescape")
+                )
         self.workdir = workdir.acquire(h.hexdigest())
         try:
             return self.compile(chosen, outcomes, warnings)
@@ -354,6 +364,7 @@ class Build:
         inv, cfg, work = self.inv, self.cfg, self.workdir
         assert work is not None  # acquired by run()
         done: list[tuple[Source, Outcome, str]] = []
+        copies: list[tuple[str, str]] = []  # (a header's copy, the header's name)
         for n, src, outcome in chosen:
             folder = os.path.join(work.path, str(n))
             os.mkdir(folder)
@@ -361,13 +372,21 @@ class Build:
             with open(path, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(outcome.text or "")
             done.append((src, outcome, path))
+            # each rewritten header beside the source's copy, where its quoted include
+            # finds it first (frontend/headers.py)
+            for header in outcome.headers:
+                copy = os.path.join(folder, header["spelling"])
+                os.makedirs(os.path.dirname(copy), exist_ok=True)
+                with open(copy, "w", encoding="utf-8", errors="surrogateescape") as f:
+                    f.write(header["text"])
+                copies.append((copy, header["name"]))
 
         rc, out, err = run_compiler(self.substituted(done), capture=True)
         if rc < 0 and -rc in _STOP_SIGNALS:
             return rc
         if rc == 0:
             if inv.deps:
-                prefixes = [
+                prefixes = copies + [  # a header's copy first: its name may be another folder's
                     (
                         os.path.dirname(p) + "/",
                         os.path.dirname(s.path) + "/" if os.path.dirname(s.path) else "",

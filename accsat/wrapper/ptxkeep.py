@@ -157,8 +157,8 @@ def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -
             continue
         for k in kernels:
             line = k.get("line")
-            if k.get("status") != "rewritten" or not isinstance(line, int):
-                continue
+            if k.get("status") != "rewritten" or not isinstance(line, int) or k.get("compiled"):
+                continue  # (a kernel of a header, or of a #line file: not the source's lines)
             if (k.get("registers") or {}).get("setting") != KEEP:
                 continue  # a kernel a tuning database gives no budget: as it was chosen
             if not loc.first <= line <= loc.last:

@@ -33,6 +33,9 @@ class Outcome:
     kernels: list[dict] = field(default_factory=list)  # KernelReport fields
     error: str | None = None  # "file[:line]: reason"
     cacheable: bool = True  # the same input gives the same outcome
+    # headers whose kernels were rewritten for this compile (pipeline.HeaderResult fields:
+    # name, spelling, text): each read from a copy beside the rewritten source
+    headers: list[dict] = field(default_factory=list)
 
     @property
     def rewritten(self) -> int:
@@ -41,15 +44,28 @@ class Outcome:
     def entry(self) -> dict:
         if self.error is not None:
             return {"error": self.error}
-        return {"text": self.text, "kernels": self.kernels}
+        return {"text": self.text, "kernels": self.kernels, "headers": self.headers}
 
     @classmethod
     def from_entry(cls, entry: dict) -> Outcome | None:
         if isinstance(entry.get("error"), str):
             return cls(error=entry["error"])
-        if isinstance(entry.get("text"), str) and isinstance(entry.get("kernels"), list):
-            return cls(text=entry["text"], kernels=entry["kernels"])
+        headers = entry.get("headers", [])
+        if (
+            isinstance(entry.get("text"), str)
+            and isinstance(entry.get("kernels"), list)
+            and isinstance(headers, list)
+            and all(_a_header(h) for h in headers)
+        ):
+            return cls(text=entry["text"], kernels=entry["kernels"], headers=headers)
         return None
+
+
+def _a_header(h: object) -> bool:
+    return isinstance(h, dict) and all(isinstance(h.get(k), str) for k in _HEADER_FIELDS)
+
+
+_HEADER_FIELDS = ("name", "spelling", "text")
 
 
 def _first_line(text: str, limit: int = 300) -> str:
@@ -68,7 +84,7 @@ def deadline_for(timeout: float) -> float:
     return time.monotonic() + STARTS * timeout
 
 
-def _child(path: str, options, share=None, deadline: float | None = None) -> dict:
+def _child(path: str, options, deadline: float | None = None) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -76,8 +92,12 @@ def _child(path: str, options, share=None, deadline: float | None = None) -> dic
     try:
         from ..pipeline import rewrite_file
 
-        result = rewrite_file(Path(path), options, share=share, deadline=deadline)
-        return {"text": result.text, "kernels": [asdict(k) for k in result.kernels]}
+        result = rewrite_file(Path(path), options, deadline=deadline)
+        return {
+            "text": result.text,
+            "kernels": [asdict(k) for k in result.kernels],
+            "headers": [asdict(h) for h in result.headers],
+        }
     except AccsatError as exc:
         return {"error": _first_line(str(exc)), "cacheable": True}
     except MemoryError:

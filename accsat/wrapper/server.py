@@ -12,9 +12,9 @@ egglog's module starts a thread pool when imported, and a child forked after
 that would wait on threads it does not have; so the server imports everything
 else the pipeline needs (PRELOAD) and each child imports egglog itself.  To
 keep that off the request's time, SPARES children are forked ahead, import it
-and wait for a request each; a child serves one request and exits.  On a machine
-with two cores or more each child forks a partner first (``partner.py``), which
-rewrites some of the file's kernels on the other core.
+and wait for a request each; a child serves one request and exits.  (A partner
+process per child, rewriting some of a file's kernels on a second core, saved 3 %
+of a cold NPB build at make -j1 and cost 9 % at -j2: removed, issue 36.)
 
 One event loop, no threads: it accepts a connection, checks the peer is this
 user (SO_PEERCRED), reads the request, acknowledges it at once (a client that
@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import client, partner
+from . import client
 from .rewrite import _child, deadline_for, quiet_child, read_answer, timed_out, write_all
 
 SPARES = 2  # children waiting, egglog imported, for the next requests
@@ -51,10 +51,9 @@ CHECK_EVERY = 5.0  # seconds between checks that the socket is still ours
 READ_WAIT = 2.0  # seconds for a client's request once it connected
 # Imported once by the server for all its children: everything the pipeline needs but
 # egglog (never imported here, see above).  A missing one only costs its children time.
-PRELOAD = (
+PRELOAD = (  # not PuLP: only --solver cbc needs it (70 ms and more at every server start)
     "numpy",
     "highspy",
-    "pulp",
     "pycparser",
     "accsat.frontend.load",
     "accsat.extract",
@@ -67,8 +66,6 @@ PRELOAD = (
 )
 WARM = "accsat.pipeline"  # what each child imports (and its warm_up()) before it waits
 READY = b"R"
-# before each request: whether the child lends kernels to its partner
-LEND, KEEP = b"P", b"-"
 
 
 @dataclass
@@ -244,7 +241,7 @@ class Server:
         self.sel.register(ours, selectors.EVENT_READ, child)
 
     def child_main(self, sock: socket.socket) -> None:
-        status, helper = 1, None
+        status = 1
         try:
             # nothing of the server's stays open here: a lock held by a child would keep a
             # dead server's key locked, a listener or a client's connection would keep them
@@ -256,19 +253,14 @@ class Server:
                 job.conn.close()
             self.sel.close()
             quiet_child()
-            helper = partner.fork(WARM, enter, (sock,)) if partner.cores() > 1 else None
             importlib.import_module(WARM).warm_up()
             sock.sendall(READY)
             payload = client.recv_frame(sock)
             if payload is not None:
-                lend, payload = payload[:1] == LEND, payload[1:]
-                share = helper.share(payload) if helper is not None and lend else None
-                answer = serve_one(pickle.loads(payload), share)
+                answer = serve_one(pickle.loads(payload))
                 write_all(sock.fileno(), json.dumps(answer).encode())
             status = 0
         finally:
-            if helper is not None:
-                helper.end()
             os._exit(status)
 
     def from_child(self, child: Child) -> None:
@@ -299,8 +291,7 @@ class Server:
             if child.ready and child.job is None:
                 job = self.queue.popleft()
                 try:
-                    lend = partner.lends(1 + sum(c.job is not None for c in self.children.values()))
-                    client.send_frame(child.sock, (LEND if lend else KEEP) + job.request)
+                    client.send_frame(child.sock, job.request)
                 except OSError:  # it died waiting: its end of stream comes next
                     self.queue.appendleft(job)
                     child.ready = False
@@ -350,9 +341,8 @@ class Server:
                 os.unlink(self.paths[name])
 
 
-def serve_one(request: dict, share=None) -> dict:
-    """In a child: the rewrite the client would have done, in its folder and environment
-    (``share``: a ``pipeline.Share`` for its kernels, the partner's)."""
+def serve_one(request: dict) -> dict:
+    """In a child: the rewrite the client would have done, in its folder and environment."""
     unavailable = enter(request)
     return (
         unavailable
@@ -360,7 +350,6 @@ def serve_one(request: dict, share=None) -> dict:
         else _child(
             request["path"],
             request["options"],
-            share,
             deadline_for(float(request.get("timeout", 0))) if request.get("timeout") else None,
         )
     )

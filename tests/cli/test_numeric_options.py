@@ -13,6 +13,7 @@ REWRITE = [
     "--max-nodes",
     "--max-iterations",
     "--saturation-seconds",
+    "--saturation-memory",
     "--extract-seconds",
     "--extract-stall",
     "--extract-gap",

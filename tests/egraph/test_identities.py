@@ -195,4 +195,4 @@ def test_a_zero_product_is_no_hub(tmp_path, variant):
 
 def test_the_first_rulesets_are_those_that_only_absorb():
     first = {r.name for r in load_manifest() if r.first}
-    assert first == {"ident-int"}
+    assert first == {"ident-int", "assoc-cancel"}

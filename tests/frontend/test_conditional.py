@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from difftest import prints_the_same
 
-from accsat.frontend.conditional import find_groups
+from accsat.frontend.conditional import declared_names, find_groups
 from accsat.frontend.preprocess import PreprocessOptions
 from accsat.frontend.source_map import tokenize
 from accsat.options import VARIANTS, Options
@@ -125,15 +125,18 @@ def test_groups_of_whole_statements_are_found():
     "group, reason",
     [
         ("#ifdef SKIP\n    continue;\n#endif", "'continue' inside a conditional group"),
-        ("#ifdef X\n    double u = a[i];\n    b[i] = u;\n#endif", "a declaration inside"),
+        # b, declared in a branch the flags leave out, is named after the group
+        (
+            "#ifdef X\n    c[i] = 1.0;\n#else\n    double *b = c;\n    c[i] = 2.0;\n#endif",
+            "'b', declared in a conditional group, named after it",
+        ),
     ],
 )
 def test_groups_that_jump_or_declare_leave_the_kernel_as_written(tmp_path, group, reason):
-    """``continue`` in a branch the flags leave out counts too: the rewrite must hold
-    whichever branch is compiled."""
-    text = PROGRAM.replace("#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif", group)
-    flags = ["-DX"] if "double u" in group else []
-    (kernel,) = rewrite(tmp_path, "cse", flags, text).kernels
+    """``continue`` in a branch the flags leave out counts too, and so does a declaration
+    there: the rewrite must hold whichever branch is compiled."""
+    old = "#if USE_FMA\n      c[i] = c[i] * 2.0;\n#endif" if "continue" in group else GROUP
+    (kernel,) = rewrite(tmp_path, "cse", ["-DX"], PROGRAM.replace(old, group)).kernels
     assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
 
 
@@ -182,7 +185,7 @@ def test_an_assignment_through_a_macro_in_a_group_counts(tmp_path):
     "group, reason",
     [
         ("#ifdef B\n      bump(&t);\n#endif", "the address of 't' taken inside"),
-        ("#ifdef B\n#pragma omp atomic\n#endif", "ends with a directive"),
+        ("#ifdef B\n#pragma omp atomic\n#endif", "puts '#pragma omp atomic' before a statement"),
     ],
 )
 def test_groups_that_take_an_address_or_end_with_a_pragma_are_refused(tmp_path, group, reason):
@@ -191,3 +194,69 @@ def test_groups_that_take_an_address_or_end_with_a_pragma_are_refused(tmp_path, 
     )
     (kernel,) = rewrite(tmp_path, "cse", [], text).kernels
     assert kernel.status == "unchanged" and reason in kernel.reason, kernel.reason
+
+
+# a declaration in a group, named only in the group (and in a later one); a group that
+# only puts a directive before the inner loop after it (OpenACC builds only)
+DECLARING = PROGRAM.replace(
+    "#ifdef USE_FMA\n    t = t * 2.0;\n    c[i] = a[i] * b[i];\n",
+    "#ifdef USE_FMA\n    double u = a[i] * b[i];\n    t = t * 2.0;\n    c[i] = u + u;\n",
+).replace(
+    "    if (t > 0.5) {",
+    "#if defined(_OPENACC)\n#pragma acc loop seq\n#endif\n    for (int k = 0; k < 3; k++)\n"
+    "      b[i] += a[i] * a[i] * k;\n#ifdef USE_FMA\n    b[i] += 0.5;\n#endif\n"
+    "    if (t > 0.5) {",
+)
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=["plain", "fma", "other"])
+def test_a_group_may_declare_and_a_group_may_hold_a_directive(tmp_path, flags):
+    done = rewrite(tmp_path, "cse", flags, DECLARING)
+    (kernel,) = done.kernels
+    assert kernel.status == "rewritten", kernel.reason
+    # the group of directives stays right before its loop; the rewrite is the same
+    assert "#if defined(_OPENACC)\n#pragma acc loop seq\n#endif\n    for (int k" in done.text
+    assert done.text == rewrite(tmp_path, "cse", [], DECLARING).text
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_declaring_and_directive_groups_print_the_same_under_every_flag(tmp_path, variant):
+    new = rewrite(tmp_path, variant, ["-DUSE_FMA"], DECLARING).text
+    for flags in FLAGS:
+        for model in ("-fopenacc", "-fopenmp"):
+            cmd = ["-O2", "-ffp-contract=off", model, "-foffload=disable", *flags]
+            prints_the_same(tmp_path, DECLARING, new, cmd)
+
+
+@pytest.mark.parametrize(
+    "directive, why",
+    [
+        # (a parallel loop directive of the branch the flags select would make the inner
+        # loop the kernel: the outer body is not one)
+        ("#pragma acc loop seq\n#else\n#pragma omp simd", "puts '#pragma omp simd' before"),
+        (
+            "#pragma acc loop seq\n#elif defined(X)\n#pragma acc loop vector",
+            "puts '#pragma acc loop vector' before",
+        ),
+        ("#pragma GCC unroll 4", None),
+        ("#pragma acc loop seq\n#else\n#pragma GCC unroll 2", None),
+    ],
+)
+def test_a_group_of_directives_is_kept_when_no_branch_parallelises(tmp_path, directive, why):
+    text = DECLARING.replace("#pragma acc loop seq", directive)
+    (kernel,) = rewrite(tmp_path, "cse", [], text).kernels
+    if why is None:
+        assert kernel.status == "rewritten", kernel.reason
+    else:
+        assert kernel.status == "unchanged" and why in kernel.reason, kernel.reason
+
+
+def test_declared_names_reads_every_branch():
+    text = (
+        "#ifdef X\n double u = a[i], *w = &b[k];\n real q;\n struct P { int z; } p = {1};\n"
+        " if (x) { double inner = 1; }\n c[i] = u;\n#else\n float v;\n#endif\n"
+    )
+    found = declared_names(tokenize(text), lambda name: name == "real")
+    assert {"u", "w", "q", "p", "v"} <= found
+    assert not found & {"a", "b", "k", "i", "c", "inner", "x", "real", "double"}

@@ -24,7 +24,7 @@ class Chooser:
 
 
 class RandomChooser(Chooser):
-    def __init__(self, seed: int):
+    def __init__(self, seed: int | str):
         self.rng = random.Random(seed)
         self.choices: list[int] = []
 

@@ -9,12 +9,20 @@ conversions of constants. Each text's type follows C11 6.4.4.1 (an unsuffixed
 hex constant that does not fit int is unsigned, an unsuffixed decimal one is
 long), worked out here by hand, independently of accsat's own rules.
 
+Character constants and ``CHAR_MIN``/``CHAR_MAX`` depend on plain char's signedness
+(``'\\xff'`` is -1 with signed char, 255 with ``-funsigned-char``): ``plain_char``
+sets it for the program being generated, and their spellings follow.
+
 Floating constants stay in magnitudes where the fp-changing rules cannot turn a
 finite result into an infinite one (``FLOAT_SPELLINGS``); infinities, NaN and
 huge values only appear in ``guarded`` forms whose value is finite.
 """
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 UINT_MAX = (1 << 32) - 1
@@ -65,8 +73,8 @@ _MACROS: dict[tuple[str, int], list[str]] = {
     ("int", INT_MAX): ["INT_MAX", "((int)(UINT_MAX >> 1))", "((int)(~0u / 2))"],
     ("int", INT_MAX - 1): ["(INT_MAX - 1)"],
     ("int", -1): ["(~0)", "((int)UINT_MAX)", "((int)0xffffffff)", "((int)-1L)"],
-    ("int", -128): ["SCHAR_MIN", "CHAR_MIN", "((signed char)128)"],
-    ("int", 127): ["SCHAR_MAX", "CHAR_MAX"],
+    ("int", -128): ["SCHAR_MIN", "((signed char)128)"],
+    ("int", 127): ["SCHAR_MAX"],
     ("int", 255): ["UCHAR_MAX", "((unsigned char)-1)"],
     ("int", -32768): ["SHRT_MIN", "((short)32768)"],
     ("int", 32767): ["SHRT_MAX"],
@@ -130,6 +138,30 @@ _MACROS: dict[tuple[str, int], list[str]] = {
     ("long", -1): ["(-1L)", "((long)ULONG_MAX)", "((long)-1ULL)", "(~0L)"],
 }
 
+# plain char is signed (x86-64's default) or not (-funsigned-char), for the program being
+# generated: what a character constant above '\\x7f' and CHAR_MIN/CHAR_MAX are
+_CHAR_SIGNED: ContextVar[bool] = ContextVar("fuzz_char_signed", default=True)
+
+
+@contextlib.contextmanager
+def plain_char(signed: bool) -> Iterator[None]:
+    """Constants spelled inside are read with plain char signed or unsigned."""
+    token = _CHAR_SIGNED.set(signed)
+    try:
+        yield
+    finally:
+        _CHAR_SIGNED.reset(token)
+
+
+def char_signed() -> bool:
+    return _CHAR_SIGNED.get()
+
+
+def char_limits() -> tuple[int, int]:
+    """(CHAR_MIN, CHAR_MAX) under the current plain char."""
+    return (-128, 127) if char_signed() else (0, 255)
+
+
 _ESCAPES = {
     "\n": "\\n",
     "\t": "\\t",
@@ -145,9 +177,10 @@ _ESCAPES = {
 
 
 def char_spellings(v: int) -> list[str]:
-    """Character constants of value ``v`` (type int; plain char is signed on x86-64, so
-    ``'\\xff'`` is -1)."""
-    if not -128 <= v <= 255:
+    """Character constants of value ``v`` (type int; with plain char signed, x86-64's
+    default, ``'\\xff'`` is -1; with -funsigned-char it is 255)."""
+    lo, hi = char_limits()
+    if not lo <= v <= hi:
         return []
     out = []
     byte = v & 0xFF
@@ -157,8 +190,9 @@ def char_spellings(v: int) -> list[str]:
             out.append(f"'{_ESCAPES[ch]}'")
         elif 32 <= v < 127:
             out.append(f"'{ch}'")
-    if v < 128:  # a byte above 0x7f reads as a negative char
-        out += [f"'\\x{byte:02x}'", f"'\\{byte:o}'"]
+    out += [f"'\\x{byte:02x}'", f"'\\{byte:o}'"]
+    if v in (lo, hi):
+        out.append("CHAR_MIN" if v == lo else "CHAR_MAX")
     return out
 
 
@@ -309,7 +343,7 @@ FLOAT_TO_INT = [
     ("(int)0x1.fffffcp30", "int", 2147483392),
     ("(long)-0x1p62", "long", -(1 << 62)),
     ("(unsigned)4294967295.0", "unsigned", UINT_MAX),
-    ("(int)'\\377'", "int", -1),
+    ("(int)(signed char)'\\377'", "int", -1),
     ("(unsigned char)255.0", "int", 255),
     ("(short)-32768.0f", "int", -32768),
     ("(int)(float)INT_MIN", "int", INT_MIN),
@@ -344,7 +378,7 @@ ZEROS = {
     "unsigned": ["0u", "0x0U", "00u", "(UINT_MAX + 1u)"],
 }
 ALL_ONES = {
-    "int": ["-1", "(~0)", "'\\377'"],
+    "int": ["-1", "(~0)", "((signed char)'\\377')"],
     "long": ["-1L", "(~0L)"],
     "unsigned": ["UINT_MAX", "0xffffffff", "(-1u)", "~0U"],
 }

@@ -1,16 +1,22 @@
 """Run generated programs original vs rewritten, compiled and interpreted.
 
 ``check_program(text, workdir)`` rewrites the program with every variant
-(in-process, ``accsat.pipeline.rewrite_file``), compiles original and rewritten
-with ``gcc -O1 -fopenacc|-fopenmp -foffload=disable -ffp-contract=off`` (the
-compiles run concurrently), runs them (one OpenMP thread: kernels may carry
+(in-process, ``accsat.pipeline.rewrite_file``, given the program's own flags as
+``accsat rewrite -funsigned-char -fwrapv`` would be: its header's ``// flags:``
+line), compiles original and rewritten with ``gcc -O1 -fopenacc|-fopenmp
+-foffload=disable -ffp-contract=off`` and those flags (the compiles run
+concurrently), runs them (one OpenMP thread: kernels may carry
 dependences from one iteration to the next, which is fine for accsat, which
 rewrites one iteration), and compares the outputs: bit for bit for ``cse``,
 ``cse+bulk`` and ``--fp-exact``, within a tolerance for ``cse+sat``/``accsat``.
 It also validates every rewritten kernel with the interpreter
 (``accsat.verify.verify_file``), and reports a kernel accsat kept as written
-because its printed C did not re-read as the extracted program (the round-trip
-check of ``accsat.pipeline``). Each disagreement is a ``Finding``.
+with an ``internal:`` reason: its printed C did not re-read as the extracted
+program (``reread``, the round-trip check of ``accsat.pipeline``), the compiler's
+type check disagreed with accsat's types (``typecheck``, verify/typecheck.py, on
+by default) or could not run (``typecheck-unavailable``). Each disagreement is a
+``Finding``; ``WRONG`` are the kinds that mean a wrong program, ``KEPT`` a kernel
+kept as written for accsat's fault.
 """
 
 from __future__ import annotations
@@ -55,13 +61,23 @@ FLOAT_TOL = (1e-5, 1e-6)
 # the reason of a kernel kept as written because its printed C does not re-read as the
 # program the extraction chose (pipeline.reread_check): a bug of accsat's, a finding
 REREAD_MISMATCH = "does not re-read as the extracted program"
+REREAD_RAISED = "printed C is not the extracted program"  # the error under reread_strict
+# the kinds of finding that are a wrong rewritten program (or a crash); the others
+# ("reread", "typecheck", "typecheck-unavailable", "internal") a kernel kept as written
+WRONG = ("compiled", "interp", "rewrite", "compile-rewritten", "run-rewritten", "memory", "killed")
+# the kinds of a kernel accsat kept as written for a fault of its own (its other "internal:"
+# reasons are refusals of a placement it cannot print: counted, "<variant> internal")
+KEPT = ("reread", "typecheck")
+_FLAGS_LINE = re.compile(r"^// flags: (.*)$", re.M)
+# what the interpreter does not model yet (verify/interp.py), though accsat rewrites it: an
+# "unsupported" verdict saying so is counted ("<variant> interp gap"), not a finding (the
+# compiled check still covers those kernels). Bit-field members (forms.py names them bfN).
+INTERP_GAPS = (re.compile(r"^original: member 'bf\d+'$"),)
 
 
 @dataclass
 class Finding:
-    kind: (
-        str  # "compiled" | "interp" | "rewrite" | "compile-rewritten" | "run-rewritten" | "reread"
-    )
+    kind: str  # one of WRONG or KEPT, "interp-unsupported" or "typecheck-unavailable"
     variant: str
     kernel: str  # "k3" or "" when unknown
     detail: str
@@ -78,17 +94,28 @@ def model_flag(text: str) -> str:
     return "-fopenmp" if "// model: omp" in text.split("\n", 1)[0] else "-fopenacc"
 
 
-def _compile_cmd(src: Path, exe: Path, flag: str) -> list[str]:
-    return [CC, *CFLAGS, flag, str(src), "-o", str(exe), "-lm"]
+def program_flags(text: str) -> tuple[str, ...]:
+    """The flags a generated program is built with, beyond the harness' own (its header's
+    ``// flags: -funsigned-char -fwrapv`` line)."""
+    head = text[: text.find("\n#")] if "\n#" in text else text
+    m = _FLAGS_LINE.search(head)
+    return tuple(m.group(1).split()) if m else ()
 
 
-def compile_all(jobs: list[tuple[Path, Path]], flag: str) -> dict[Path, str | None]:
-    """Compile concurrently; source -> None (ok) or the compiler's message."""
+def _compile_cmd(src: Path, exe: Path, flag: str, flags: tuple[str, ...] = ()) -> list[str]:
+    return [CC, *CFLAGS, *flags, flag, str(src), "-o", str(exe), "-lm"]
+
+
+def compile_all(
+    jobs: list[tuple[Path, Path]], flag: str, flags: tuple[str, ...] = ()
+) -> dict[Path, str | None]:
+    """Compile concurrently (with the program's ``flags``); source -> None (ok) or the
+    compiler's message."""
     procs = [
         (
             src,
             subprocess.Popen(
-                _compile_cmd(src, exe, flag),
+                _compile_cmd(src, exe, flag, flags),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
@@ -110,6 +137,39 @@ def run(exe: Path) -> tuple[int, bytes]:
     except subprocess.TimeoutExpired:
         return -1, b"timeout"
     return p.returncode, p.stdout
+
+
+def kept_for_a_fault(reason: str, typecheck: dict | None) -> str:
+    """The finding kind of a kernel accsat kept as written (or whose types went
+    unchecked) for a fault of its own; "" for none."""
+    if REREAD_MISMATCH in reason:  # printed C that is not the extracted program
+        return "reread"
+    if reason.startswith("internal:") and typecheck and typecheck["result"] == "disagrees":
+        return "typecheck"
+    if typecheck and typecheck["result"].startswith("unavailable"):  # nothing was checked
+        return "typecheck-unavailable"
+    return ""
+
+
+def _count(stats: dict, k, name: str) -> None:
+    """Per variant: kernels rewritten and unchanged, kept for an internal fault, the
+    compiler's type check verdicts, and the reasons of unchanged kernels (their first
+    words: the forms accsat refuses show there)."""
+    keys = [f"{name} {k.status}"]
+    if k.reason.startswith("internal:"):  # kept as written by an accsat fault
+        keys.append(f"{name} internal")
+    if k.typecheck:
+        keys.append(f"{name} typecheck {k.typecheck['result'].split(':')[0]}")
+    if k.status != "rewritten" and k.reason:
+        keys.append(f"reason: {_reason_key(k.reason)}")
+    for key in keys:
+        stats[key] = stats.get(key, 0) + 1
+
+
+def _reason_key(reason: str) -> str:
+    """A reason without what names one kernel's expressions (quotes, numbers)."""
+    short = re.sub(r"'[^']*'", "'...'", reason)
+    return re.sub(r"\d+", "N", short)[:80]
 
 
 def has_float(text: str) -> bool:
@@ -147,6 +207,7 @@ def check_program(
     src = workdir / f"{stem}.c"
     src.write_text(text)
     flag = model_flag(text)
+    flags = program_flags(text)
     findings: list[Finding] = []
     rewritten: dict[str, tuple[Path, Options]] = {}
     for variant, fp_exact in variants:
@@ -157,22 +218,22 @@ def check_program(
             use_ilp=use_ilp,
             extract_seconds=extract_seconds,
             limits=limits,
-            preprocess=PreprocessOptions(),
+            preprocess=PreprocessOptions(flags=flags),
             registers=REGISTERS,
         )
         try:
             result = rewrite_file(src, options)
         except Exception as exc:  # an accsat crash is a finding too
-            findings.append(Finding("rewrite", name, "", f"{type(exc).__name__}: {exc}"))
+            # (ACCSAT_REREAD_STRICT, the tests' setting, makes a re-read mismatch one)
+            kind = "reread" if REREAD_RAISED in str(exc) else "rewrite"
+            findings.append(Finding(kind, name, "", f"{type(exc).__name__}: {exc}"))
             continue
         for k in result.kernels:
             if stats is not None:
-                key = f"{name} {k.status}"
-                stats[key] = stats.get(key, 0) + 1
-                if k.reason.startswith("internal:"):  # kept as written by an accsat fault
-                    stats[f"{name} internal"] = stats.get(f"{name} internal", 0) + 1
-            if REREAD_MISMATCH in k.reason:  # printed C that is not the extracted program
-                findings.append(Finding("reread", name, k.function.split("_")[0], k.reason))
+                _count(stats, k, name)
+            kept = kept_for_a_fault(k.reason, k.typecheck)
+            if kept:
+                findings.append(Finding(kept, name, k.function.split("_")[0], k.reason))
         out = workdir / f"{stem}.{variant.replace('+', '_')}{'_fpx' if fp_exact else ''}.c"
         out.write_text(result.text)
         rewritten[name] = (out, options)
@@ -197,6 +258,12 @@ def check_program(
                                 f"line {v.line}: {v.message}",
                             )
                         )
+                    elif v.verdict == "unsupported" and any(
+                        gap.match(v.message) for gap in INTERP_GAPS
+                    ):
+                        if stats is not None:
+                            key = f"{name} interp gap"
+                            stats[key] = stats.get(key, 0) + 1
                     elif v.verdict == "unsupported" and not v.message.startswith("every state"):
                         findings.append(
                             Finding("interp-unsupported", name, v.function.split("_")[0], v.message)
@@ -205,7 +272,7 @@ def check_program(
         return findings
     jobs = [(src, workdir / f"{stem}.x")]
     jobs += [(p, p.with_suffix(".x")) for p, _ in rewritten.values()]
-    status = compile_all(jobs, flag)
+    status = compile_all(jobs, flag, flags)
     if status[src] is not None:
         raise RuntimeError(f"the generated program does not compile:\n{status[src]}")
     rc, expected = run(workdir / f"{stem}.x")

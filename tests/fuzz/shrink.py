@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .choosers import ReplayChooser
+from .forms import NO_FLAGS, Flags
 from .gen import Kernel, gen_kernel
 
 
 def replay(
-    choices: list[int], k: str = "k0", model: str | None = None, avoid: frozenset = frozenset()
+    choices: list[int],
+    k: str = "k0",
+    model: str | None = None,
+    avoid: frozenset = frozenset(),
+    flags: Flags = NO_FLAGS,
 ) -> tuple[Kernel, list[int]]:
     c = ReplayChooser(choices)
-    kn = gen_kernel(c, k, avoid)
+    kn = gen_kernel(c, k, avoid, flags)
     if model is not None:
         kn.model = model
     return kn, c.choices[: c.pos]

@@ -370,3 +370,38 @@ def test_the_guard_never_sets_one_builds_estimate_against_anothers_seconds():
     tuned = _program("tuned", row(0.5, 9.0))
     cse = _program("cse", row(0.65, 9.4))
     assert cli._beats(tuned, [cse]) is None
+
+
+def _undecided_alone() -> tuple[list[Result], list]:
+    """Two kernels each 10 % faster under cse in two of three rounds, 5 % slower in the
+    third (busy for it): alone, neither has the three quiet rounds a decision needs;
+    the whole program (their sum) is faster under cse in every round."""
+    orig = _program("orig", _row(1, [1.0] * 3), _row(2, [1.0] * 3))
+    cse = _program("cse", _row(1, [0.9, 1.05, 0.9]), _row(2, [1.05, 0.9, 0.9]))
+    measured = [orig, cse]
+    return measured, cli._choices(measured, final=True)
+
+
+def test_undecided_kernels_take_the_configuration_faster_for_the_whole_program():
+    measured, alone = _undecided_alone()
+    assert [c.kept for c in alone] == [UNDECIDED, UNDECIDED]
+    settled = cli._settle(measured, alone)
+    assert [c.config for c in settled] == ["cse", "cse"]
+    assert all("for the whole program" in c.reason and not c.kept for c in settled)
+
+
+def test_a_kernel_whose_own_rounds_lean_to_orig_keeps_it():
+    measured, alone = _undecided_alone()
+    slower = _row(3, [0.106, 0.102, 0.108])  # 6 % slower in its median: not given cse
+    for r, row in ((measured[0], _row(3, [0.1] * 3)), (measured[1], slower)):
+        r.extra["kernels"].append(row)
+    alone = cli._choices(measured, final=True)
+    settled = cli._settle(measured, alone)
+    assert [c.config for c in settled] == ["cse", "cse", "orig"]
+
+
+def test_no_configuration_faster_for_the_whole_program_settles_nothing():
+    orig = _program("orig", _row(1, [1.0] * 3))
+    cse = _program("cse", _row(1, [0.9, 1.1, 0.95]))
+    alone = cli._choices([orig, cse], final=True)
+    assert cli._settle([orig, cse], alone) == alone

@@ -60,7 +60,7 @@ def old_minimum(monkeypatch):
     monkeypatch.setattr(
         accsat.pipeline,
         "reread_check",
-        lambda loaded, results, options, share=None: results,
+        lambda loaded, results, options: results,
         raising=False,
     )
 

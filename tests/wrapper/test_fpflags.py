@@ -14,7 +14,8 @@ from accsat.wrapper.fpflags import FLAGS, exact_because
 from .conftest import ACC, lines, needs_gcc, wrap
 
 # Values of very different magnitudes and signs: both contracting a multiply-add into
-# an FMA and reassociating a sum change the last bits of ``out`` (checked below).
+# an FMA and reassociating a sum change the last bits of ``out`` (checked below; the
+# last line pays for a regrouping: z + (w + y) shares w + y).
 PROGRAM = """\
 #include <stdio.h>
 
@@ -27,7 +28,8 @@ void kernel(int n, double s)
   for (int i = 1; i < n - 1; i++) {
     double t = x[i] * y[i] + z[i] * w[i] + x[i - 1] * s;
     out[i] = t * s + x[i] * z[i] + w[i + 1] * s + x[i] * y[i]
-             + (x[i] + y[i - 1]) * (x[i] + y[i - 1]);
+             + (x[i] + y[i - 1]) * (x[i] + y[i - 1])
+             + ((z[i] + w[i]) + y[i]) + (w[i] + y[i]) * s;
   }
 }
 

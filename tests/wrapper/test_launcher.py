@@ -134,3 +134,49 @@ def test_the_installed_accsat_cc_is_the_launcher():
     if "pyenv" in text.splitlines()[-1]:  # a pyenv shim: it runs the version's own
         pytest.skip("a pyenv shim")
     assert text == LAUNCHER.read_text()
+
+
+@pytest.fixture
+def headers(bin_dir: Path) -> Path:
+    """Sources without the word "pragma" that include headers: ``kern.h`` (in ``inc``, by
+    way of ``outer.h``) holds a loop directive, ``once.h`` only ``#pragma once``."""
+    root = bin_dir.parent
+    (root / "inc").mkdir()
+    (root / "inc" / "kern.h").write_text(
+        "#pragma once\nstatic inline void k(double *a)\n{\n#pragma omp simd\n"
+        "  for (int i = 0; i < 4; i++) a[i] += 1.0;\n}\n"
+    )
+    (root / "inc" / "outer.h").write_text('#pragma once\n#include "kern.h"\n')
+    (root / "once.h").write_text("#pragma once\n#pragma GCC diagnostic push\nint f(int);\n")
+    (root / "uses.c").write_text('#include "outer.h"\nint main(void) { return 0; }\n')
+    (root / "near.c").write_text('#include "once.h"\n#include "inc/outer.h"\nint x;\n')
+    (root / "far.c").write_text('#include "once.h"\n#include <stdio.h>\nint y;\n')
+    return root
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["cc", "-c", "uses.c", "-Iinc"],  # through -I and a header that includes it
+        ["cc", "-c", "uses.c", "-I", "inc"],
+        ["cc", "-iquote", "inc", "-c", "uses.c"],
+        ["cc", "-c", "far.c", "near.c"],  # the including file's own folder
+    ],
+)
+def test_a_header_with_a_directive_goes_to_accsat_wrapper(bin_dir, headers, args):
+    """Its kernels are rewritten for the compile (frontend/headers.py)."""
+    rc, python, cc = launch(bin_dir, *args)
+    assert cc is None and python == "".join(f"{a}\n" for a in args)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["cc", "-c", "far.c"],  # #pragma once, #pragma GCC: no kernel
+        ["cc", "-c", "uses.c"],  # outer.h is not found: the compiler says so
+        ["cc", "-c", "uses.c", "-isystem", "inc"],  # a system header is not the user's
+    ],
+)
+def test_headers_without_directives_leave_the_file_to_the_compiler(bin_dir, headers, args):
+    rc, python, cc = launch(bin_dir, *args)
+    assert (python, cc) == (None, "".join(f"{a}\n" for a in args[1:]))

@@ -16,7 +16,8 @@ from accsat.settings import Setting, declared
 
 from .conftest import ACC, needs_gcc, wrap
 
-# FMA and float reassociation, loads to share, sums to reorder: every setting below that
+# FMA and float reassociation, loads to share, sums to reorder, products whose sharing
+# greedy misses (the last line: the ILP shares d[i - 1] * s): every setting below that
 # can change a rewrite changes this one's
 KERNEL = """\
 #include <math.h>
@@ -28,11 +29,12 @@ void kern(int n, double s)
     double t = a[i] * b[i] + c[i] * d[i] + a[i - 1] * s;
     b[i] = t * s + a[i] * c[i] + d[i + 1] * s + a[i] * b[i];
     c[i] = (a[i] + b[i - 1]) * (a[i] + b[i - 1]) + t;
+    a[i] = d[i - 1] * d[i - 1] * s + d[i - 1] * c[i] * s + (c[i] + s) * d[i - 1] * s;
   }
 }
 """
-# a multiplication costs a hundred additions: the fewest multiplications win
-DEAR_MULS = 'name = "dear-muls"\ndefault = 10.0\n[ops]\nConst = 0.0\nVar = 1.0\nMul = 1000.0\n'
+# a fused multiply-add costs a hundred additions: the fewest of them win
+DEAR_FMAS = 'name = "dear-fmas"\ndefault = 10.0\n[ops]\nConst = 0.0\nVar = 1.0\nFma = 1000.0\n'
 
 # A value other than the default for every rewrite setting, and whether it changes the
 # rewrite of KERNEL (None: it may or may not, e.g. a register budget before the code
@@ -44,13 +46,14 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "fp_exact": ("1", True),
     "declarations_first": ("1", True),
     "fma_call": ("1", True),
-    "cost_model": ("@dear-muls.toml", True),
+    "cost_model": ("@dear-fmas.toml", True),
     "max_nodes": ("50", True),
     "max_iterations": ("1", True),
     "saturation_seconds": ("0.000001", True),  # stops before the first iteration
+    "saturation_memory": ("1", None),  # stops where the process grew by 1 MB, if it did
     "extract_seconds": ("0", True),  # no time for the ILP: greedy's choice
     "extract_stall": ("0", False),  # this kernel's ILP ends with a proof at once
-    "extract_gap": ("0", False),
+    "extract_gap": ("0", None),  # the proven optimum may be another of equal cost
     "solver": ("cbc", None),  # another optimum of the same cost, or the same one
     "ilp": ("0", True),
     "registers": ("keep", None),
@@ -91,7 +94,7 @@ def _rewrite(path: Path, args: list[str]) -> str:
 def folder(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("reach")
     (folder / "k.c").write_text(KERNEL)
-    (folder / "dear-muls.toml").write_text(DEAR_MULS)
+    (folder / "dear-fmas.toml").write_text(DEAR_FMAS)
     return folder
 
 
