@@ -1113,18 +1113,12 @@ def program_from_seeds(
 # assigned a bare constant or variable, then an if, then a use) were, until fixed in e8a880e.
 # "zeroproduct": floating zero constants (0.0, -0.0, 0x0p0, ...), which in a product with two
 # other constants exhausted saturation's memory (regressions/saturation_memory_zero_product_chain.c)
-# until fixed. Open now: "compound", a compound assignment computed in another type than its
-# target's (float f; f *= double_value; an unsigned one with a long operand; any to a char,
-# short, narrow mode or _Bool object): accsat's typer gives the expression ``f *= d`` the
-# type of the operation (double), the compiler's type check disagrees and the kernel is kept
-# as written (frontend/typed.py t_Assignment passes the assignment's node to the operation;
-# regressions/typecheck_compound_assignment_type.c). Avoided, it is written ``f *= (float)(d)``
-# (forms.py: ``c = c * (u)`` for a narrow target, never under an atomic directive).
-# "wrapvindex": under -fwrapv a subscript with an identity (a[i * 1]) is another place than
-# a[i] to the SSA, and the same place once printed folded: the re-read check keeps the
-# kernel as written (regressions/reread_wrapv_identity_subscript.c). Avoided, such
-# subscripts are written folded in -fwrapv programs.
-KNOWN_BUGS: frozenset[str] = frozenset({"compound", "wrapvindex"})
+# until fixed. "compound" (a compound assignment computed in another type than its target's,
+# typed with the operation's type: regressions/typecheck_compound_assignment_type.c) and
+# "wrapvindex" (an identity subscript a[i * 1] under -fwrapv another place than a[i] to the
+# SSA: regressions/reread_wrapv_identity_subscript.c) were, until fixed; forms.py still
+# writes their avoided shapes when a name is given here. None is open now.
+KNOWN_BUGS: frozenset[str] = frozenset()
 
 
 def kernel_strategy(avoid: frozenset = KNOWN_BUGS):

@@ -11,7 +11,9 @@
 // main f7328b6; without -fwrapv the kernel is rewritten (`p[i] = 23`). Found by
 // benchmarks/fuzz.py --seed 35000000 --batch 1 (seeds 35000060, 35000128), shrunk by
 // hand.
-// status: open
+// fixed: a wrapping subscript whose polynomial is one in-range leaf, every operation in
+// its type, is that leaf's place (ssa/expressions.identity_of).
+// status: fixed
 // finding: reread
 #include <stdio.h>
 int a[32], p[32];

@@ -11,7 +11,9 @@
 // 35000016, 35000036: float struct member -= double, char -= unsigned, mode HI -=
 // unsigned), present on main f7328b6. The generator writes `t = t * (x)` instead while
 // "compound" is in gen.KNOWN_BUGS.
-// status: open
+// fixed: a compound assignment (and ++/--) builds its operation untyped by its node; the
+// assignment's node keeps the target's type (frontend/typed.py).
+// status: fixed
 // finding: typecheck
 #include <stdio.h>
 double a[32], b[32];
