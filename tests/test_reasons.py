@@ -120,8 +120,9 @@ CORPUS = [
      "store to the bit-field 'f'"),
     ("pragma", "a[i] = b[i];\n#pragma omp single /*HERE*/\n    b[i] = a[i];",
      "'#pragma omp single' inside the loop body"),
-    ("declaration in #if", "#ifndef EXTRA /*HERE*/\n    double t = a[i];\n#endif\n    a[i] = b[i];",
-     "a declaration inside a conditional group"),
+    ("declaration in #if", "#ifndef EXTRA /*HERE*/\n    double t = a[i];\n#endif\n    a[i] = t;",
+     "'t', declared in a conditional group, named after it: which variable it is would "
+     "depend on the flags"),
     ("header store", "/*HERE*/ for (x[0] = 0; x[0] < 4; x[0]++)\n      a[i] += b[i];",
      "loop header stores to memory"),
     ("header in memory", "/*HERE*/ for (j = 0; j < 4; j++)\n      a[i] += b[i];",

@@ -180,15 +180,32 @@ class MemoryLog:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.head: int | None = None
+        # a store taken back (``retract``): its value is still what a load of its place
+        # reads until the next event
+        self.retracted: Event | None = None
 
     def add(self, kind: str, pos: float, **kw) -> Event:
         ev = Event(len(self.events), kind, self.head, pos, **kw)
         self.events.append(ev)
         self.head = ev.id
+        self.retracted = None
+        return ev
+
+    def retract(self) -> Event:
+        """Take the latest event, a store, back: the program will not do it (a dead store
+        promote.py drops), so the events after it are numbered as in a program without
+        it, while its place reads the value it stored until the next event."""
+        ev = self.events.pop()
+        assert ev.kind == "store" and ev.id == self.head, ev
+        self.head = ev.prev
+        self.retracted = ev
         return ev
 
     def lookup(self, access: Access) -> tuple[str, int | None]:
         """("forward", value term) or ("version", event id or None for kernel entry)."""
+        gone = self.retracted
+        if gone is not None and gone.access is not None and gone.access.same_place(access):
+            return "forward", gone.value
         eid = self.head
         while eid is not None:
             ev = self.events[eid]

@@ -128,8 +128,10 @@ def _drop_dead_store(b: SSABuilder, stored: list[_Location]) -> None:
     loop carries and stores back after it: dead (the variable starts from ``e``, which
     it reads forwarded, and nothing reads ``L`` until the store after the loop writes
     it again, whatever the loop does), so it is not lowered: ``T v = e; loop; L = v;``
-    is printed, not ``L = e; T v = e; loop; L = v;``. Its memory event stays, for the
-    versions of what the builder read before."""
+    is printed, not ``L = e; T v = e; loop; L = v;``. Its memory event is taken back
+    (MemoryLog.retract: the re-read of the printed text has none), ``L`` reading ``e`` up
+    to the loop; a load it ended (``L`` read in ``e``) lives on to the variable's
+    declaration, where ``e`` is computed, and the next event that may alias it ends it."""
     from . import ir
 
     if not b.block.stmts or not isinstance(b.block.stmts[-1], ir.Store):
@@ -142,8 +144,15 @@ def _drop_dead_store(b: SSABuilder, stored: list[_Location]) -> None:
         and node.op == "="
         and any(_GEN.visit(node.lvalue) == loc.text for loc in stored)
         and sum(1 for s in b.block.stmts if b.origins.get(s.pos) is origin) == 1
+        and b.mem.head is not None
+        and b.mem.events[b.mem.head].pos == last.pos
     ):
         b.block.stmts.pop()
+        b.mem.retract()
+        b.stored.pop(last.pos, None)
+        for info in b.leaves.values():
+            if info.kill == last.pos:
+                info.kill = None
 
 
 def lower_before(b: SSABuilder, rewrite: Rewrite) -> None:
