@@ -8,12 +8,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from difftest import compile_run
 
 from accsat.check import check_file
 from accsat.frontend import effects
 from accsat.frontend.load import load
 from accsat.options import Options
 from accsat.pipeline import rewrite_file
+
+from .conftest import needs_gcc
 
 FUNCTIONS = """\
 double g[8], *gp;
@@ -135,3 +138,121 @@ def test_a_summary_that_misses_a_write_is_caught_by_accsat_check(tmp_path, monke
     )
     _, checked = check_file(path, Options(variant="cse"), trials=6)
     assert [v.verdict for v in checked.verdicts if v.function == "f"] == ["fail"]
+
+
+CALLERS = """\
+#include <stdio.h>
+#define N 32
+double a[N], b[N], out[N], g;
+int calls;
+void ext(int k) { calls += k; }
+static void setg(double v) { g = v; }
+static double readonly(const double *p, int k) { return p[k] + p[k + 1]; }
+static void putp(double *p, int k, double v) { p[k] = v; }
+static void rec(double *p, int k) {
+  if (k > 0) { p[k] = 0.5 * k; rec(p, k - 1); }
+}
+static void recg(int k) {
+  if (k > 0) { calls++; recg(k - 1); }
+}
+void glob(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) { double t = a[i] + g; setg(t); out[i] = a[i] + g; }
+}
+void ro(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n - 1; i++) {
+    double t = a[i] * b[i]; out[i] = readonly(a, i); out[i] += a[i] * b[i] + t;
+  }
+}
+void alias(double *p, double *q, int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) { double t = q[i] * q[i]; putp(p, i, t); out[i] += q[i] * q[i]; }
+}
+void apart(double *q, int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double t = q[i] * q[i]; putp(b, i, t); out[i] = a[i] * a[i] + t; out[i] += a[i] * a[i];
+  }
+}
+void recursive(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) { double t = a[i] * a[i]; rec(b, 3); recg(2); out[i] += a[i] * a[i] + t; }
+}
+void unknown(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) { double t = a[i] * a[i]; ext(i); out[i] += a[i] * a[i] + t; }
+}
+int main(void)
+{
+  for (int i = 0; i < N; i++) { a[i] = 1.0 + i * 0.25; b[i] = 2.0 - i; out[i] = 0.0; }
+  glob(N); ro(N); alias(out, out, N); alias(b, a, N); apart(a, N); recursive(N); unknown(N);
+  double s = calls + g;
+  for (int i = 0; i < N; i++) s += out[i] + a[i] + b[i];
+  printf("%a %d\\n", s, calls);
+  return 0;
+}
+"""
+# ext() defined after the kernels that call it (then removed: a function of another file)
+CALLERS_UNKNOWN = CALLERS.replace("void ext(int k) { calls += k; }", "void ext(int);").replace(
+    "int main(void)", "void ext(int k) { calls += k; }\nint main(void)"
+)
+
+
+@pytest.fixture(scope="module")
+def callers(tmp_path_factory):
+    path = tmp_path_factory.mktemp("callers") / "c.c"
+    path.write_text(CALLERS)
+    result = rewrite_file(path, Options(variant="cse"))
+    return path, result, {k.function: k for k in result.kernels}
+
+
+def _body(text: str, function: str) -> str:
+    return text.split(f"void {function}(")[1].split("\n}\n")[0]
+
+
+@pytest.mark.parametrize(
+    ("function", "loads", "reloaded"),
+    [
+        ("glob", {"before": 4, "after": 3}, "g"),  # setg writes g: g read again, a[i] not
+        ("ro", {"before": 5, "after": 2}, None),  # readonly reads a only
+        ("alias", {"before": 5, "after": 3}, "q[i]"),  # putp(p, ...) may write q[i] (out[i] +=)
+        ("apart", {"before": 7, "after": 2}, None),  # putp(b, ...) writes b only
+        ("recursive", {"before": 5, "after": 2}, None),  # rec writes b, recg calls: a[i] once
+    ],
+)
+def test_loads_across_calls_of_the_file(callers, function, loads, reloaded):
+    _, result, found = callers
+    assert found[function].status == "rewritten"
+    assert found[function].loads == loads
+    if reloaded is not None:  # read before the call and again after it
+        body = _body(result.text, function)
+        call = body.index("setg(" if function == "glob" else "putp(")
+        assert reloaded in body[:call] and reloaded in body[call:]
+
+
+def test_recursive_summaries_are_solved(callers):
+    path, _, _ = callers
+    summaries = load(path, cache=False).symbols.effects
+    assert summaries("rec").writes == effects.Access(params=frozenset({0}))
+    assert summaries("recg").writes == effects.Access(globals=frozenset({"calls"}))
+
+
+def test_unknown_callee_overwrites_every_location(tmp_path):
+    path = tmp_path / "u.c"
+    path.write_text(CALLERS_UNKNOWN)
+    found = {k.function: k for k in rewrite_file(path, Options(variant="cse")).kernels}
+    # ext is declared before the kernel and defined after it: still the file's
+    assert found["unknown"].loads == {"before": 5, "after": 2}  # a[i] once, out[i]
+    path.write_text(CALLERS_UNKNOWN.replace("void ext(int k) { calls += k; }\n", ""))
+    assert load(path, cache=False).symbols.effects("ext") is None
+    found = {k.function: k for k in rewrite_file(path, Options(variant="cse")).kernels}
+    assert found["unknown"].loads == {"before": 5, "after": 3}  # a[i] read again after ext()
+
+
+@needs_gcc
+def test_callers_print_what_gcc_builds_of_the_original(callers, tmp_path):
+    path, result, _ = callers
+    rewritten = tmp_path / "rewritten.c"
+    rewritten.write_text(result.text)
+    assert compile_run(rewritten, tmp_path, "acc", tag=".rw") == compile_run(path, tmp_path, "acc")
