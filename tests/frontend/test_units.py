@@ -25,6 +25,8 @@ double named(const double *x, int k) { return x[k] * x[k] + x[k]; }
 double proto(const double *x, int k) { return x[k] * x[k] + x[k]; }
 #pragma acc routine worker
 double wk(const double *x, int k) { return x[k] * x[k] + x[k]; }
+#pragma acc routine vector
+double vec(const double *x, int k) { return x[k] * x[k] + x[k]; }
 #pragma acc routine gang
 double gg(const double *x, int k) { return x[k] * x[k] + x[k]; }
 #pragma omp declare target
@@ -67,6 +69,7 @@ def test_marked_functions_by_directive():
         "proto": "acc routine seq",  # marked at its prototype
         "named": "acc routine seq",  # routine(named)
         "wk": "acc routine worker",
+        "vec": "acc routine vector",
         "gg": "acc routine gang",
         "inside": "omp declare target",
         "tgt": "omp declare target",  # declare target to(tgt), after the definition
@@ -80,6 +83,7 @@ def test_kinds_of_units(tmp_path):
         "named": (ROUTINE, "acc routine seq"),
         "proto": (ROUTINE, "acc routine seq"),
         "wk": (ROUTINE, "acc routine worker"),
+        "vec": (ROUTINE, "acc routine vector"),
         "gg": (ROUTINE, "acc routine gang"),
         "inside": (ROUTINE, "omp declare target"),
         "tgt": (ROUTINE, "omp declare target"),
@@ -88,7 +92,7 @@ def test_kinds_of_units(tmp_path):
         "own": (LOOP_BODY, "acc parallel loop"),  # by its kernel, not as a whole
         "f": (LOOP_BODY, "acc parallel loop"),
     }  # nobody: called from main only; main: never
-    for name in ("named", "proto", "wk", "gg", "inside", "tgt", "inner"):
+    for name in ("named", "proto", "wk", "vec", "gg", "inside", "tgt", "inner"):
         assert found[name].status == "rewritten", name
         assert found[name].loads == {"before": 3, "after": 1}, name
 
