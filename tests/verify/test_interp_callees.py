@@ -1,0 +1,116 @@
+"""accsat check on function units (issue 37): the interpreter runs a routine's body and
+compares its return value and its stores, and runs the file's functions a loop body
+calls, so a rewrite that gets a return, an early return, an aliasing store or a
+callee's effect wrong fails, and accsat's own rewrite passes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from accsat.check import check_file
+from accsat.options import Options
+from accsat.verify import verify_file
+
+SOURCE = """\
+double a[64], b[64], out[64];
+int count;
+#pragma acc routine seq
+static double pick(const double *x, int k) {
+  if (x[k] < 0.0) return x[k] * x[k];
+  return x[k] + x[k] * x[k];
+}
+#pragma acc routine seq
+static void upd(double *p, double *q, int k) {
+  double t = q[k];
+  p[k] = t * 2.0;
+  q[k + 1] = t + q[k];
+}
+#pragma acc routine seq
+static void updr(double *restrict p, double *restrict q, int k) {
+  double t = q[k];
+  p[k] = t * 2.0;
+  q[k + 1] = t + q[k];
+}
+static void bump(double *p, int k) { p[k] = p[k] + 1.0; count++; }
+void f(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double t = a[i] * a[i];
+    bump(b, i);
+    out[i] = pick(a, i) + a[i] * a[i] + t + b[i];
+  }
+}
+"""
+OPTIONS = Options(variant="cse")
+TRIALS = 8
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory):
+    path = tmp_path_factory.mktemp("callees") / "v.c"
+    path.write_text(SOURCE)
+    result, verification = check_file(path, OPTIONS, trials=TRIALS)
+    return path, result, {v.function: v for v in verification.verdicts}
+
+
+def _verdict(path: Path, text: str, function: str):
+    found = verify_file(path, text, OPTIONS, trials=TRIALS).verdicts
+    (v,) = [v for v in found if v.function == function]
+    return v
+
+
+def test_accsat_rewrite_of_units_passes(checked):
+    _, result, verdicts = checked
+    kinds = {k.function: (k.kind, k.status) for k in result.kernels}
+    assert kinds["pick"] == ("routine", "rewritten")
+    assert kinds["updr"] == ("routine", "rewritten")
+    assert kinds["f"] == ("loop body", "rewritten")
+    for name in ("pick", "updr", "f"):
+        assert verdicts[name].verdict == "pass", verdicts[name].message
+        assert verdicts[name].states_tried >= TRIALS
+
+
+def _replaced(text: str, function: str, old: str, new: str) -> str:
+    """``text`` with ``old`` replaced by ``new`` in ``function``'s body only."""
+    head, rest = text.split(f" {function}(", 1)
+    body, tail = rest.split("\n}\n", 1)
+    assert old in body, (old, body)
+    return f"{head} {function}({body.replace(old, new, 1)}\n}}\n{tail}"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("return _v1;", "return _v0;"),  # the early return's value
+        ("return _v0 + _v1;", "return _v0 - _v1;"),  # the other path's
+        ("if (_v0 < 0.0)", "if (_v0 > 0.0)"),  # which return is taken
+    ],
+)
+def test_a_wrong_return_fails(checked, old, new):
+    path, result, _ = checked
+    v = _verdict(path, _replaced(result.text, "pick", old, new), "pick")
+    assert v.verdict == "fail", v.message
+
+
+def test_a_load_shared_across_an_aliasing_parameter_store_fails(checked):
+    """upd's p may be q (+1): its q[k] must be read again after the store to p[k]; with
+    restrict (updr) the same sharing passes."""
+    path, result, _ = checked
+    assert "q[k + 1] = t + q[k];" in result.text.split(" upd(")[1]  # kept by accsat
+    shared = _replaced(result.text, "upd", "q[k + 1] = t + q[k];", "q[k + 1] = t + t;")
+    assert _verdict(path, shared, "upd").verdict == "fail"
+    restrict_body = result.text.split(" updr(")[1].split("\n}\n")[0]
+    assert "q[k]" in restrict_body and restrict_body.count("q[k]") == 1  # shared by accsat
+
+
+def test_a_callee_run_by_the_interpreter_catches_a_moved_load(checked):
+    """bump() writes b[i] and count: b[i] read above the call, or the call dropped, fails;
+    a[i] read above it (accsat's own rewrite) passes."""
+    path, result, _ = checked
+    moved = _replaced(result.text, "f", "bump(b, i);", "double _w = b[i];\n    bump(b, i);")
+    moved = _replaced(moved, "f", "+ b[i];", "+ _w;")
+    assert _verdict(path, moved, "f").verdict == "fail"
+    dropped = _replaced(result.text, "f", "bump(b, i);", "")
+    assert _verdict(path, dropped, "f").verdict == "fail"
