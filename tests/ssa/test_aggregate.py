@@ -160,7 +160,7 @@ def test_array_designator(tmp_path):
         "  }\n}\n"
     )
     (k,) = rewrite_file(path, Options(variant="cse")).kernels
-    assert k.reason != "a designator accsat cannot read"
+    assert "a designator accsat cannot read" not in k.reason
     assert (k.status, k.loads) == ("rewritten", {"before": 5, "after": 1})
 
 
