@@ -149,6 +149,7 @@ void ext(int k) { calls += k; }
 static void setg(double v) { g = v; }
 static double readonly(const double *p, int k) { return p[k] + p[k + 1]; }
 static void putp(double *p, int k, double v) { p[k] = v; }
+static void copy(const double *src, double *dst, int k) { dst[k] = src[k] * 2.0; }
 static void rec(double *p, int k) {
   if (k > 0) { p[k] = 0.5 * k; rec(p, k - 1); }
 }
@@ -175,6 +176,12 @@ void apart(double *q, int n) {
     double t = q[i] * q[i]; putp(b, i, t); out[i] = a[i] * a[i] + t; out[i] += a[i] * a[i];
   }
 }
+void second(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double t = a[i] * b[i]; copy(a, b, i); out[i] += a[i] * b[i] + t;
+  }
+}
 void recursive(int n) {
 #pragma acc parallel loop
   for (int i = 0; i < n; i++) { double t = a[i] * a[i]; rec(b, 3); recg(2); out[i] += a[i] * a[i] + t; }
@@ -186,7 +193,7 @@ void unknown(int n) {
 int main(void)
 {
   for (int i = 0; i < N; i++) { a[i] = 1.0 + i * 0.25; b[i] = 2.0 - i; out[i] = 0.0; }
-  glob(N); ro(N); alias(out, out, N); alias(b, a, N); apart(a, N); recursive(N); unknown(N);
+  glob(N); ro(N); second(N); alias(out, out, N); alias(b, a, N); apart(a, N); recursive(N); unknown(N);
   double s = calls + g;
   for (int i = 0; i < N; i++) s += out[i] + a[i] + b[i];
   printf("%a %d\\n", s, calls);
@@ -218,6 +225,7 @@ def _body(text: str, function: str) -> str:
         ("ro", {"before": 5, "after": 2}, None),  # readonly reads a only
         ("alias", {"before": 5, "after": 3}, "q[i]"),  # putp(p, ...) may write q[i] (out[i] +=)
         ("apart", {"before": 7, "after": 2}, None),  # putp(b, ...) writes b only
+        ("second", {"before": 5, "after": 4}, "b[i]"),  # copy(a, b, i) writes b, not a
         ("recursive", {"before": 5, "after": 2}, None),  # rec writes b, recg calls: a[i] once
     ],
 )
@@ -227,7 +235,7 @@ def test_loads_across_calls_of_the_file(callers, function, loads, reloaded):
     assert found[function].loads == loads
     if reloaded is not None:  # read before the call and again after it
         body = _body(result.text, function)
-        call = body.index("setg(" if function == "glob" else "putp(")
+        call = body.index({"glob": "setg(", "second": "copy("}.get(function, "putp("))
         assert reloaded in body[:call] and reloaded in body[call:]
 
 
@@ -236,6 +244,9 @@ def test_recursive_summaries_are_solved(callers):
     summaries = load(path, cache=False).symbols.effects
     assert summaries("rec").writes == effects.Access(params=frozenset({0}))
     assert summaries("recg").writes == effects.Access(globals=frozenset({"calls"}))
+    copy = summaries("copy")  # by position: the second parameter written, the first read
+    assert copy.writes == effects.Access(params=frozenset({1}))
+    assert 0 in copy.reads.params and not copy.reads.anywhere  # (the store's place: read too)
 
 
 def test_unknown_callee_overwrites_every_location(tmp_path):
