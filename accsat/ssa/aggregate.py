@@ -149,6 +149,8 @@ def _fill(
 
 
 def _designated(designator: c_ast.Node, members: list[tuple[object, ct.CType]]) -> int:
+    if isinstance(designator, c_ast.ArrayDesignator):  # ``[2] =`` (pycparser >= 3.12)
+        designator = designator.expr
     if isinstance(designator, c_ast.ID):
         for k, (name, _) in enumerate(members):
             if name == designator.name:

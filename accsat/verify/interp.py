@@ -1061,6 +1061,8 @@ def _list_values(t: ct.CType, init: c_ast.InitList, base: int, out: dict, c: _Co
     for item in init.exprs:
         if isinstance(item, c_ast.NamedInitializer):
             key = item.name[0]
+            if isinstance(key, c_ast.ArrayDesignator):  # ``[2] =`` (pycparser >= 3.12)
+                key = key.expr
             name = key.name if isinstance(key, c_ast.ID) else key.value.rstrip("uUlL")
             names = [m[2] for m in members]
             if str(int(name, 0) if name[:1].isdigit() else name) not in names:

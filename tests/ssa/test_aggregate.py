@@ -145,12 +145,6 @@ def test_struct_parameter_fields_are_loaded_once(rewritten):
     assert text.count("Load double@k0 [.x") == 1 and text.count("Load double@k0 [.y") == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="accsat/ssa/aggregate.py _designated (line ~151) reads an array designator as a "
-    "Constant, but pycparser 3.x wraps it in c_ast.ArrayDesignator: '{[2] = 3.0}' raises "
-    "'a designator accsat cannot read' and the whole body is kept as written",
-)
 def test_array_designator(tmp_path):
     path = tmp_path / "d.c"
     path.write_text(
