@@ -499,15 +499,9 @@ def reread_check(
         except AccsatError as exc:
             whole = f"the rewritten file does not preprocess: {exc}"
             failed.update({i: _mismatch(loaded, i, whole, exc) for i in group})
-    tasks = [(i, bodies[i], results[i][2]) for i in todo if i in bodies]
-
-    def check(j: int) -> str:
-        _collect_now()
-        return reread_one(loaded, *tasks[j])
-
-    checked = [check(j) for j in range(len(tasks))]
-    found = dict(zip([i for i, _, _ in tasks], checked, strict=True))
-    verdicts = [failed[i] if i in failed else found[i] for i in todo]
+    verdicts = [
+        failed[i] if i in failed else _reread_now(loaded, i, bodies[i], results[i][2]) for i in todo
+    ]
     out = list(results)
     for i, why in zip(todo, verdicts, strict=True):
         if why:
@@ -546,6 +540,11 @@ def _header_read(
 ) -> str:
     """The file preprocessed with its header ``name`` read from ``text``."""
     return substituted(loaded.path, loaded.text, pp, {spelling: (name, text)})
+
+
+def _reread_now(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -> str:
+    _collect_now()  # the kernels before it made garbage; the re-read goes deep
+    return reread_one(loaded, i, body, expect)
 
 
 def reread_one(loaded: LoadedFile, i: int, body: str, expect: Expected | None) -> str:

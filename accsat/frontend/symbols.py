@@ -415,7 +415,11 @@ class FileSymbols:
 
 
 def _init_length(init: c_ast.Node) -> int | None:
+    """The length an initialiser gives an array declared without one (None: not read;
+    with designators the length is the highest index given, not the count)."""
     if isinstance(init, c_ast.InitList):
+        if any(isinstance(e, c_ast.NamedInitializer) for e in init.exprs):
+            return None
         return len(init.exprs)
     if isinstance(init, c_ast.Constant) and init.type == "string":
         return len(init.value) - 1  # approximate: escapes counted as written

@@ -15,6 +15,7 @@ from pycparser import c_ast
 
 from ..errors import Opaque, Unsupported
 from ..frontend import ctypes as ct
+from ..frontend.literals import parse_int
 from ..frontend.symbols import Scope, Symbol
 from .cnodes import INCDEC, walk
 
@@ -128,6 +129,7 @@ def _fill(
     else:
         raise Unsupported(f"an initialiser list for a value of type {t}")
     at = 0
+    given: set[int] = set()
     for item in init.exprs:
         if isinstance(item, c_ast.NamedInitializer):
             if len(item.name) != 1:
@@ -136,6 +138,9 @@ def _fill(
             item = item.expr
         if at >= len(members):
             raise Unsupported("an initialiser list longer than its array or struct")
+        if at in given:  # C overrides the whole member (gcc zeroes a braced one's rest)
+            raise Unsupported("an initialiser list that initialises a member twice")
+        given.add(at)
         key, mt = members[at]
         step = ("[]", key) if isinstance(t, ct.Array) else (".", key)
         here = (*path, step)
@@ -156,7 +161,7 @@ def _designated(designator: c_ast.Node, members: list[tuple[object, ct.CType]]) 
             if name == designator.name:
                 return k
     if isinstance(designator, c_ast.Constant) and designator.type == "int":
-        return int(designator.value.rstrip("uUlL"), 0)
+        return parse_int(designator.value)[0]
     raise Unsupported("a designator accsat cannot read")
 
 

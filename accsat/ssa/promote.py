@@ -150,7 +150,7 @@ def _drop_dead_store(b: SSABuilder, stored: list[_Location]) -> None:
         b.block.stmts.pop()
         b.mem.retract()
         b.stored.pop(last.pos, None)
-        for info in b.leaves.values():
+        for info in (*b.leaves.values(), *b.stored.values()):
             if info.kill == last.pos:
                 info.kill = None
 

@@ -806,6 +806,12 @@ def _decl_text(node: c_ast.Decl, sym: Symbol, with_init: bool = False) -> str:
     parser never saw: frontend/attributes.py) after the declarator, where C allows them."""
     bare = copy.copy(node)
     bare.init = None
+    if not with_init and isinstance(node.type, c_ast.ArrayDecl) and node.type.dim is None:
+        # ``double z[] = {a, b};`` without its list: the length the list gave it
+        if not isinstance(sym.type, ct.Array) or sym.type.size is None:
+            raise Unsupported(f"the array '{node.name}' declared without its length")
+        bare.type = copy.copy(node.type)
+        bare.type.dim = c_ast.Constant("int", str(sym.type.size), node.coord)
     attrs = "".join(f" {a}" for a in sym.attributes)
     init = f" = {_GEN.visit(node.init)}" if with_init and node.init is not None else ""
     return _GEN.visit(bare) + attrs + init

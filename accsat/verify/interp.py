@@ -297,7 +297,8 @@ class _Compiler:
                 vt, vf = given[off]
                 stores.append((off, tk, size, compose(vf, converter(vt, lt))))
             else:
-                zero = converter(ct.INT, lt)(0)
+                to = converter(ct.INT, lt)  # None: an int already
+                zero = 0 if to is None else to(0)
                 stores.append((off, tk, size, lambda st, z=zero: z))
 
         def fill(st, addr):
@@ -810,6 +811,11 @@ class _Compiler:
         if ftype is None:
             raise NotModelled(f"call of '{name}' without a prototype")
         callee = self.callee(name) if name in self.defined else None
+        if callee is None and name in self.defined:
+            # accsat reads the function's effects from its definition (frontend/effects.py);
+            # as an opaque call it would overwrite everything, and a share the rewrite may
+            # make across it would be a false failure
+            raise NotModelled(f"a call of '{name}', whose body the interpreter cannot run")
         if callee is None:
             self.calls.add(name)
         fns = []
@@ -1058,19 +1064,16 @@ def _list_values(t: ct.CType, init: c_ast.InitList, base: int, out: dict, c: _Co
     else:
         raise NotModelled(f"an initialiser list for {t}")
     at = 0
+    given: set[int] = set()
     for item in init.exprs:
         if isinstance(item, c_ast.NamedInitializer):
-            key = item.name[0]
-            if isinstance(key, c_ast.ArrayDesignator):  # ``[2] =`` (pycparser >= 3.12)
-                key = key.expr
-            name = key.name if isinstance(key, c_ast.ID) else key.value.rstrip("uUlL")
-            names = [m[2] for m in members]
-            if str(int(name, 0) if name[:1].isdigit() else name) not in names:
-                raise NotModelled(f"designator {name}")
-            at = names.index(str(int(name, 0)) if name[:1].isdigit() else name)
+            at = _designated(item.name, [m[2] for m in members])
             item = item.expr
         if at >= len(members):
             raise NotModelled("an initialiser list longer than its array or struct")
+        if at in given:
+            raise NotModelled("an initialiser list that initialises a member twice")
+        given.add(at)
         off, mt, _ = members[at]
         if isinstance(item, c_ast.InitList):
             _list_values(mt, item, off, out, c)
@@ -1079,6 +1082,23 @@ def _list_values(t: ct.CType, init: c_ast.InitList, base: int, out: dict, c: _Co
         else:
             raise NotModelled("an initialiser list without the braces of a member")
         at += 1
+
+
+def _designated(designators: list, names: list[str]) -> int:
+    """The member a designator names (written independently of ssa/aggregate.py: the
+    interpreter is accsat's second opinion)."""
+    key = designators[0]
+    if isinstance(key, c_ast.ArrayDesignator):  # ``[2] =`` (pycparser >= 3.12)
+        key = key.expr
+    if len(designators) != 1 or not isinstance(key, (c_ast.ID, c_ast.Constant)):
+        raise NotModelled("a designator that is not one name or integer constant")
+    try:
+        name = key.name if isinstance(key, c_ast.ID) else str(parse_int(key.value)[0])
+    except ValueError:
+        raise NotModelled(f"designator {key.value}") from None
+    if name not in names:
+        raise NotModelled(f"designator {name}")
+    return names.index(name)
 
 
 def _params(fn: c_ast.FuncDef) -> list:

@@ -164,3 +164,65 @@ def test_rewrite_prints_what_the_original_prints(rewritten, tmp_path):
     copy = Path(tmp_path) / "rewritten.c"
     copy.write_text(result.text)
     assert compile_run(copy, tmp_path, "acc", tag=".rw") == compile_run(path, tmp_path, "acc")
+
+
+# review findings: designators C reads otherwise than a count of items
+DESIGNATED = """\
+#include <stdio.h>
+double a[8], out[8];
+void octal(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double v[4] = {[03] = 1.0, [1] = 2.0}; out[i] = v[3] * a[i] + v[1] + a[i] * a[i];
+  }
+}
+void unsized(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    double z[] = {a[i], 7.0}; out[i] += z[1] * a[i] + z[0] + a[i] * a[i];
+  }
+}
+int main(void) {
+  for (int i = 0; i < 8; i++) a[i] = i + 0.5;
+  octal(8); unsized(8);
+  for (int i = 0; i < 8; i++) printf("%a\\n", out[i]);
+  return 0;
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+@pytest.mark.parametrize("variant", ["cse", "accsat"])
+def test_octal_designators_and_unsized_arrays(tmp_path, variant):
+    """``[03] =`` is index 3 (it raised ValueError out of the rewrite); ``double z[] =
+    {...}`` keeps its length once its list is stores (``double z[];`` is not C)."""
+    path = tmp_path / "d.c"
+    path.write_text(DESIGNATED)
+    done = rewrite_file(path, Options(variant=variant))
+    assert [k.status for k in done.kernels] == ["rewritten", "rewritten"], done.kernels
+    assert "double z[2];" in done.text
+    copy = tmp_path / "rewritten.c"
+    copy.write_text(done.text)
+    assert compile_run(copy, tmp_path, "acc", tag=".rw") == compile_run(path, tmp_path, "acc")
+
+
+@pytest.mark.parametrize(
+    "decl, reason",
+    [
+        ("double m[2][2] = {[0] = {1.0, 2.0}, [0] = {[1] = 3.0}};", "a member twice"),
+        ("P p = {.x = 1.0, .y = 2.0, .x = a[i]};", "a member twice"),
+        ("double w[] = {1.0, [0] = a[i]};", "'w' declared without its length"),
+    ],
+)
+def test_designators_accsat_does_not_model_are_refused(tmp_path, decl, reason):
+    """A member initialised twice (C overrides the whole member: gcc zeroes the rest of a
+    braced one; accsat merged the two lists) and an unsized array with designators (its
+    length is the highest index, not the count) leave the body as written."""
+    path = tmp_path / "t.c"
+    path.write_text(
+        "typedef struct { double x, y; } P;\ndouble a[8], out[8];\nvoid k(int n) {\n"
+        "#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
+        f"    {decl}\n    out[i] = a[i] * a[i] + a[i];\n  }}\n}}\n"
+    )
+    (k,) = rewrite_file(path, Options(variant="cse")).kernels
+    assert k.status == "unchanged" and reason in k.reason, k.reason

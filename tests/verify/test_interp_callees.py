@@ -157,3 +157,34 @@ def test_a_struct_argument_is_checked(tmp_path):
         "f": "rewritten",
     }
     assert {v.function: v.verdict for v in verification.verdicts} == {"dot": "pass", "f": "pass"}
+
+
+def test_a_callee_the_interpreter_cannot_run_is_not_a_failure(tmp_path):
+    """accsat reads g's effects from its body (pure): the rewrite shares a[i] * a[i]
+    across the call. The interpreter cannot run g (a designator it does not read); as an
+    opaque call it overwrote every location, and the check failed a correct rewrite."""
+    path = tmp_path / "g.c"
+    path.write_text(
+        "double a[64], out[64];\n#pragma acc routine seq\n"
+        "double g(double x) { double v[4] = {[1 + 1] = 1.0, [3] = 2.0}; return x * v[2] + v[3]; }\n"
+        "void k(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++)\n"
+        "    out[i] = a[i] * a[i] + g(a[i]) + a[i] * a[i];\n}\n"
+    )
+    result, verification = check_file(path, OPTIONS, trials=TRIALS)
+    assert {k.function: k.status for k in result.kernels}["k"] == "rewritten"
+    (v,) = [v for v in verification.verdicts if v.function == "k"]
+    assert v.verdict == "unsupported" and "cannot run" in v.message, v.message
+
+
+def test_an_int_array_with_elements_left_out(tmp_path):
+    """``int w[3] = {1, 2};``: the zero of an int element needs no conversion (the
+    interpreter called None)."""
+    path = tmp_path / "w.c"
+    path.write_text(
+        "double a[64], out[64];\nvoid k(int n) {\n#pragma acc parallel loop\n"
+        "  for (int i = 0; i < n; i++) {\n    int w[3] = {1, 2};\n"
+        "    out[i] = a[i] * a[i] + w[1] + w[2] + a[i] * a[i];\n  }\n}\n"
+    )
+    result, verification = check_file(path, OPTIONS, trials=TRIALS)
+    assert [k.status for k in result.kernels] == ["rewritten"]
+    assert [v.verdict for v in verification.verdicts] == ["pass"]
