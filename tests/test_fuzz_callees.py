@@ -71,7 +71,9 @@ def _build(tmp_path: Path, text: str, flags: tuple[str, ...], name: str):
     if proc.returncode and "sanitize" in proc.stderr and "cannot find" in proc.stderr:
         pytest.skip(f"no sanitizer runtime: {proc.stderr[-300:]}")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    return subprocess.run([str(tmp_path / f"{name}.x")], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [str(tmp_path / f"{name}.x")], capture_output=True, text=True, timeout=120
+    )
 
 
 def _helper_seeds(count: int, flags: Flags = Flags(), start: int = 3000) -> list[int]:

@@ -166,6 +166,8 @@ def _count(stats: dict, k, name: str) -> None:
         keys.append(f"{name} {k.kind} {k.status}")
     if k.reason.startswith("internal:"):  # kept as written by an accsat fault
         keys.append(f"{name} internal")
+        if k.kind != LOOP_BODY:
+            keys.append(f"{name} {k.kind} internal")
     if k.typecheck:
         keys.append(f"{name} typecheck {k.typecheck['result'].split(':')[0]}")
     if k.status != "rewritten" and k.reason:
