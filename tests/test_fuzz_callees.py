@@ -3,7 +3,8 @@
 * ``test_generator_writes_every_callee_shape``: over 500 drawn kernels, about one in
   three calls helpers, and each shape is written (counted in the programs' text): both
   models' spellings, early returns, pointers written, aliasing arguments, pointers to
-  scalars, struct arguments and locals, pure calls twice, calls in if arms, nesting.
+  scalars, struct arguments and locals, pure calls twice, calls in if arms, nesting,
+  plain helpers writing and reading globals.
 * ``test_callee_programs_pass_sanitizers``: gcc's UB and address sanitizers find
   nothing in programs of helper-calling kernels (indices in range, no overflow).
 * ``test_callee_kernels_are_clean``: a few seeds with helpers of every shape, through
@@ -45,6 +46,8 @@ FORMS = {
     "pure helper twice": r"(k\d+_fs\d+\([^\n]*?, \d\)) \+ \1",
     "call in an if arm": r"if \(k\d+_a\d+\[[^\n]*\] < [^\n]*\) \{\n\s+[^\n]*k\d+_f[a-z]\d+\(",
     "helper calling a helper": r"u = k\d+_fs\d+\(x, j & 7\);",
+    "global written by a helper": r"\nstatic void k\d+_fg\d+\(int j, \w+ v\)\n\{\n  k\d+_a",
+    "global-reading helper twice": r"(k\d+_fr\d+\([^\n]*?\)) \+ \1",
 }
 
 
@@ -96,7 +99,7 @@ def test_callee_programs_pass_sanitizers(tmp_path, model, flags):
 
 
 # seeds whose kernels call helpers of every shape between them (found by _helper_seeds)
-CALLEE_SEEDS = [3, 5, 20, 29, 48]
+CALLEE_SEEDS = [3, 5, 6, 20, 29, 34, 46]
 
 
 @pytest.mark.parametrize("model", ["acc", "omp"])

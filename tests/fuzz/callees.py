@@ -15,11 +15,13 @@ plain static function the kernel calls (an implicit routine, both models). The s
   from an array element (in the kernel and in a helper given the array);
 - ``pure2``: a pure helper called twice with the same arguments (sharing pays);
 - ``ifarm``: a call in an ``if`` arm;
-- ``nested``: a helper calling a helper (one level).
+- ``nested``: a helper calling a helper (one level);
+- ``global``: a plain helper that writes a global array between the kernel's loads
+  of it (and of another), or only reads one, called twice (mod/ref summaries).
 
-The helpers load the same locations more than once, so their rewrite has work. They
-touch no global (a routine would need it declared on the device): only what their
-parameters reach. Every value stays free of undefined behaviour: helpers work in the
+The helpers load the same locations more than once, so their rewrite has work. Only
+plain helpers touch globals (a routine would need them declared on the device: gcc
+says so); the others only what their parameters reach. Every value stays free of undefined behaviour: helpers work in the
 element type of a kernel array (double, float, int, unsigned); int arithmetic is on
 operands bounded by 128 (the arrays' bound, values.ARRAY_INT_BOUND) and its results
 are reduced ``% 100`` before they are stored or returned; subscripts stay below 24
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 from .choosers import Chooser
 from .values import SZ
 
-SHAPES = ("scalar", "pointer", "scalarptr", "struct", "pure2", "ifarm", "nested")
+SHAPES = ("scalar", "pointer", "scalarptr", "struct", "pure2", "ifarm", "nested", "global")
 TYPES = ("double", "float", "int", "unsigned")  # element types a helper works in
 _MIX = ("{a} * {b} + {c}", "({a} - {b}) * {c}", "{a} * {a} - {b} * {c}", "{a} * {k} + {b} * {c}")
 _K = {"double": "0.5", "float": "0.5f", "int": "3", "unsigned": "3u"}
@@ -141,9 +143,10 @@ def _array(c: Chooser, cal: Callees, t: str | None = None) -> tuple[str, str]:
     return a, cal.arrays[a]
 
 
-def _helper(c: Chooser, cal: Callees, base: str, lines: list[str]) -> str:
+def _helper(c: Chooser, cal: Callees, base: str, lines: list[str], markable: bool = True) -> str:
     name = f"{cal.k}_{cal.fresh(base)}"
-    cal.helpers.append(Helper(name, [lines[0].format(name=name), *lines[1:]], c.chance(70)))
+    marked = c.chance(70) and markable
+    cal.helpers.append(Helper(name, [lines[0].format(name=name), *lines[1:]], marked))
     return name
 
 
@@ -293,6 +296,46 @@ def _w_nested(c: Chooser, cal: Callees) -> list[str]:
     return [f"{a}[{index(c, cal.k)}] = {f}({a}[{index(c, cal.k)}], {a}, {index(c, cal.k)});"]
 
 
+def _w_global(c: Chooser, cal: Callees) -> list[str]:
+    a, t = _array(c, cal)
+    b, _ = _array(c, cal, t)  # often a itself
+    k = cal.k
+    if c.chance(50):  # reads only: called twice, nothing stored between
+        f = _helper(
+            c,
+            cal,
+            "fr",
+            [
+                f"static {t} {{name}}(int j)",
+                "{",
+                f"  return {mix(c, t, f'{b}[j]', f'{b}[j + 1]', f'{b}[j]')};",
+                "}",
+            ],
+            markable=False,
+        )
+        call = f"{f}({index(c, k)})"
+        return [f"{a}[{index(c, k)}] = {fit(t, f'{call} + {call}')};"]
+    f = _helper(
+        c,
+        cal,
+        "fg",
+        [
+            f"static void {{name}}(int j, {t} v)",
+            "{",
+            f"  {b}[j] = {mix(c, t, f'{b}[j]', 'v', f'{b}[j]')};",
+            f"  {b}[j + 1] = {fit(t, f'v - {b}[j]')};",
+            "}",
+        ],
+        markable=False,
+    )
+    v, at, j = cal.fresh("cv"), index(c, k), index(c, k)
+    return [
+        f"{t} {v} = {a}[{at}];",
+        f"{f}({j}, {v});",
+        f"{a}[{index(c, k)}] = {fit(t, f'{v} + {a}[{at}] + {b}[{j}]')};",
+    ]
+
+
 _WRITERS = {
     "scalar": _w_scalar,
     "pointer": _w_pointer,
@@ -301,4 +344,5 @@ _WRITERS = {
     "pure2": _w_pure2,
     "ifarm": _w_ifarm,
     "nested": _w_nested,
+    "global": _w_global,
 }
