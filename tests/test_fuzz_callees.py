@@ -24,7 +24,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from fuzz.callees import SHAPES  # noqa: E402
-from fuzz.forms import Flags  # noqa: E402
+from fuzz.forms import NO_FLAGS, Flags  # noqa: E402
 from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, render  # noqa: E402
 from fuzz.harness import CC, VARIANTS, check_program  # noqa: E402
 
@@ -80,7 +80,7 @@ def _build(tmp_path: Path, text: str, flags: tuple[str, ...], name: str):
     )
 
 
-def _helper_seeds(count: int, flags: Flags = Flags(), start: int = 3000) -> list[int]:
+def _helper_seeds(count: int, flags: Flags = NO_FLAGS, start: int = 3000) -> list[int]:
     """The first ``count`` seeds from ``start`` whose kernels (under ``flags``) call helpers."""
     seeds, s = [], start
     while len(seeds) < count:
