@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -49,6 +50,7 @@ from fuzz.gen import KNOWN_BUGS, RandomChooser, gen_kernel, program_from_seeds, 
 from fuzz.harness import FP_EXACT_VARIANTS, KEPT, VARIANTS, WRONG, Finding, check_program  # noqa: E402
 from fuzz.shrink import replay, shrink  # noqa: E402
 
+from accsat.report import CALLEE, ROUTINE  # noqa: E402
 from accsat.settings import Registers  # noqa: E402
 
 
@@ -253,6 +255,9 @@ def killed_batch(b: int, args, why: str) -> dict:
     }
 
 
+_FUNCTION_UNIT = re.compile(rf" ({ROUTINE}|{CALLEE}) (rewritten|unchanged|internal)$")
+
+
 def merge(results: list[dict], variants) -> dict:
     stats: Counter = Counter()
     kinds: Counter = Counter()
@@ -295,6 +300,8 @@ def merge(results: list[dict], variants) -> dict:
         "wrong": dict(wrong),  # wrong output, crashes (by finding kind)
         "kept_as_written": dict(kept),  # kernels kept as written for accsat's fault
         "unchecked": dict(unchecked),  # a check could not run (interp-unsupported, ...)
+        # the helpers the kernels call (tests/fuzz/callees.py), per variant and unit kind
+        "function_units": {k: n for k, n in stats.items() if _FUNCTION_UNIT.search(k)},
         "distinct": distinct,
         "generator_errors": errors,
     }

@@ -427,7 +427,7 @@ def test_generated_programs_pass_ubsan(tmp_path):
     src.write_text(text)
     flags = [
         "-O0",
-        "-fopenacc",
+        "-fopenmp",  # not -fopenacc: it refuses the sanitizer's data in an acc routine
         "-foffload=disable",
         "-w",
         "-fsanitize=undefined,float-cast-overflow",

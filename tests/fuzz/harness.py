@@ -40,6 +40,7 @@ from accsat.options import EXACT_VARIANTS as EXACT  # noqa: E402
 from accsat.options import VARIANTS as ALL_VARIANTS  # noqa: E402
 from accsat.options import Limits, Options  # noqa: E402
 from accsat.pipeline import rewrite_file  # noqa: E402
+from accsat.report import LOOP_BODY  # noqa: E402
 from accsat.verify import verify_file  # noqa: E402
 
 CC = os.environ.get("ACCSAT_TEST_CC") or shutil.which("gcc") or "gcc"
@@ -71,8 +72,13 @@ KEPT = ("reread", "typecheck")
 _FLAGS_LINE = re.compile(r"^// flags: (.*)$", re.M)
 # what the interpreter does not model yet (verify/interp.py), though accsat rewrites it: an
 # "unsupported" verdict saying so is counted ("<variant> interp gap"), not a finding (the
-# compiled check still covers those kernels). Bit-field members (forms.py names them bfN).
-INTERP_GAPS = (re.compile(r"^original: member 'bf\d+'$"),)
+# compiled check still covers those kernels). Bit-field members (forms.py names them bfN);
+# a struct value passed to a call (callees.py's struct k_cv: verify/interp.py reads an
+# identifier of struct type as a value only to copy it, not as a call's argument).
+INTERP_GAPS = (
+    re.compile(r"^original: member 'bf\d+'$"),
+    re.compile(r"^original: value of type struct k\d+_cv$"),
+)
 
 
 @dataclass
@@ -152,12 +158,16 @@ def kept_for_a_fault(reason: str, typecheck: dict | None) -> str:
 
 
 def _count(stats: dict, k, name: str) -> None:
-    """Per variant: kernels rewritten and unchanged, kept for an internal fault, the
+    """Per variant: kernels rewritten and unchanged (function units also by their kind), kept for an internal fault, the
     compiler's type check verdicts, and the reasons of unchanged kernels (their first
     words: the forms accsat refuses show there)."""
     keys = [f"{name} {k.status}"]
+    if k.kind != LOOP_BODY:  # a function unit (a routine, a callee): counted apart too
+        keys.append(f"{name} {k.kind} {k.status}")
     if k.reason.startswith("internal:"):  # kept as written by an accsat fault
         keys.append(f"{name} internal")
+        if k.kind != LOOP_BODY:
+            keys.append(f"{name} {k.kind} internal")
     if k.typecheck:
         keys.append(f"{name} typecheck {k.typecheck['result'].split(':')[0]}")
     if k.status != "rewritten" and k.reason:
