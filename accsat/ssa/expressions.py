@@ -288,8 +288,24 @@ class ExpressionBuilder(BuilderState):
         # (``j - 1`` for unsigned j = 0 is 4294967295, not -1): such a subscript is a
         # value of its own, the same place only as itself
         wraps = self.wraps_narrow(idx) and self.identity_of(idx) is None
-        poly = var_poly(idx) if wraps else self.poly(idx)
+        poly = var_poly(self.wrapped_place(idx)) if wraps else self.poly(idx)
         return None if size is None or poly is None else scale_poly(poly, size)
+
+    def wrapped_place(self, tid: int) -> int:
+        """The term that stands for the wrapping subscript ``tid``'s value: the first with
+        the same polynomial, its coefficients modulo the type's width, where every
+        operation down to its leaves is in ``tid``'s type (``(i + 5) - 3`` and ``i + 2``
+        wrap alike: one place); ``tid`` itself otherwise."""
+        t = self.ctype(tid)
+        p = self._poly(tid)
+        if not (isinstance(t, ct.Scalar) and ct.is_integer(t)) or p is None:
+            return tid
+        leaves = {x for mono in p for x in mono}
+        if tid in leaves or not self._in_type(tid, leaves, t):
+            return tid
+        width = 1 << ct.int_bits(t)
+        key = (t, frozenset((m, c % width) for m, c in p.items() if c % width))
+        return self.wrapped_places.setdefault(key, tid)
 
     def identity_of(self, tid: int) -> int | None:
         """The term ``tid`` is equal to whatever its operations wrap (``i * 1``, ``(i + k)
@@ -308,18 +324,19 @@ class ExpressionBuilder(BuilderState):
         if not isinstance(tx_, ct.Scalar) or not ct.is_integer(tx_):
             return None
         (lo, hi), (xlo, xhi) = ct.int_range(t), ct.int_range(tx_)
-        if not (lo <= xlo and xhi <= hi) or not self._in_type(tid, x, t):
+        if not (lo <= xlo and xhi <= hi) or not self._in_type(tid, {x}, t):
             return None
         return x
 
-    def _in_type(self, tid: int, leaf: int, t: ct.CType) -> bool:
-        """Each operation from ``tid`` down to ``leaf`` and the constants is in type ``t``."""
-        if tid == leaf or constant(self.terms, tid):
+    def _in_type(self, tid: int, leaves: set[int], t: ct.CType) -> bool:
+        """Each operation from ``tid`` down to ``leaves`` and the constants is +, -, * in
+        type ``t`` (so ``tid`` is its polynomial modulo the type's width)."""
+        if tid in leaves or constant(self.terms, tid):
             return True
         term = self.terms[tid]
         if term.op not in ("Add", "Sub", "Neg", "Mul") or self.ctype(tid) != t:
             return False
-        return all(self._in_type(a, leaf, t) for a in term.args)
+        return all(self._in_type(a, leaves, t) for a in term.args)
 
     def poly(self, tid: int) -> Poly | None:
         """``_poly``, with a constant of unsigned type narrower than 64 bits reduced modulo
@@ -475,6 +492,7 @@ class ExpressionBuilder(BuilderState):
         return tid
 
     addr_roots: dict[int, tuple[Region, int | None, Poly | None]]
+    wrapped_places: dict[tuple, int]
     assigned_names: set[str]
 
     # -- leaves ----------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class SSABuilder(ExpressionBuilder):
         self.calls = {}
         self.targets, self.olds, self.ready = [], [], {}
         self.addr_roots = {}
+        self.wrapped_places = {}  # expressions.scaled: one term per wrapping subscript value
         self.assigned_names = _assigned_names(kernel.body)
         self.promote = promote  # names' prefix of values carried across inner loops (promote.py)
         self.promoted = 0

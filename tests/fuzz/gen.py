@@ -1136,10 +1136,11 @@ def program_from_seeds(
 # typed with the operation's type: regressions/typecheck_compound_assignment_type.c) and
 # "wrapvindex" (an identity subscript a[i * 1] under -fwrapv another place than a[i] to the
 # SSA: regressions/reread_wrapv_identity_subscript.c) were, until fixed; forms.py still
-# writes their avoided shapes when a name is given here. Open: "wrapvoffset", a wrapping
+# writes their avoided shapes when a name is given here. So was "wrapvoffset", a wrapping
 # subscript with constants to combine, a[(i + 5) - 3] under -fwrapv, another place than
 # a[i + 2] to the SSA but printed as it (regressions/reread_wrapv_offset_subscript.c).
-KNOWN_BUGS: frozenset[str] = frozenset({"wrapvoffset"})
+# None is open now.
+KNOWN_BUGS: frozenset[str] = frozenset()
 
 
 def kernel_strategy(avoid: frozenset = KNOWN_BUGS):

@@ -16,7 +16,9 @@
 // test_generated_kernels_1 once the generator drew helpers (issue 37's
 // fuzz-callees branch), shrunk by hand. The generator folds `(i + 5) - 3` under -fwrapv
 // while "wrapvoffset" is in gen.KNOWN_BUGS.
-// status: open
+// fixed: a wrapping subscript whose operations down to its leaves are all in its type
+// is one place per polynomial (ssa/expressions.wrapped_place).
+// status: fixed
 // finding: reread
 #include <stdio.h>
 double a[32];
