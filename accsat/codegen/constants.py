@@ -328,7 +328,9 @@ def _substitute(tree: c_ast.Node, values: dict[str, tuple[Symbol, int, str]]) ->
     return tuple(reads)
 
 
+@functools.lru_cache(maxsize=4096)
 def _tokens(text: str) -> str:
+    """``text``'s tokens, one blank apart (the same access texts recur in every body)."""
     return " ".join(t.text for t in tokenize(text))
 
 
