@@ -79,6 +79,14 @@ def expression(text: str) -> c_ast.Node | None:
     return subscripts(items[0]) if len(items) == 1 else None
 
 
+@functools.lru_cache(maxsize=8192)
+def _access_key(printed: str) -> object | None:
+    """``tree_key`` of the access ``printed`` (None: not an access); the same printed
+    accesses recur in every kernel of a file, and parsing one is most of the lookup."""
+    tree = expression(printed)
+    return tree_key(tree) if isinstance(tree, _ACCESS) else None
+
+
 @functools.cache
 def _parser() -> c_parser.CParser:
     """One parser per process: building one costs more than parsing an access."""
@@ -291,10 +299,8 @@ class MacroSpelling:
                 self._texts.setdefault(tree_key(tree), text)  # the first one, as written
         if not self._texts:
             return printed
-        tree = expression(printed)
-        if not isinstance(tree, _ACCESS):
-            return printed
-        return self._texts.get(tree_key(tree), printed)
+        key = _access_key(printed)
+        return printed if key is None else self._texts.get(key, printed)
 
 
 def written_accesses(source: SourceMap, start: int, end: int, parsed: set[str]) -> list[str]:
