@@ -6,6 +6,7 @@ import itertools
 import time
 
 import pytest
+from egraphs import attr_cost, graph, node
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,23 +24,6 @@ from accsat.extract import (
 )
 from accsat.extract.dag import repair
 from accsat.extract.greedy import Unextractable, greedy_dag
-
-
-def node(cost: float, *children: int, tag: str = "") -> ENode:
-    """A node whose cost is written in it (see ``attr_cost``)."""
-    return ENode("N", "", (str(cost), tag), tuple(children))
-
-
-def attr_cost(n: ENode) -> float:
-    return float(n.attrs[0])
-
-
-def graph(classes: dict[int, list[ENode]]) -> EGraph:
-    g = EGraph()
-    for cls, nodes in classes.items():
-        for n in nodes:
-            g.add(cls, n)
-    return g
 
 
 def check(g: EGraph, roots: list[int], res) -> None:

@@ -9,29 +9,14 @@ import random
 import time
 
 import pytest
+from egraphs import attr_cost, graph, node
 
-from accsat.egraph.graph import EGraph, ENode
+from accsat.egraph.graph import ENode
 from accsat.extract import ExtractConfig, dag_cost, extract, ilp
 from accsat.extract.dag import chosen_classes, find_cycles
 from accsat.extract.local import improve
 from accsat.extract.needs import Needs
 from accsat.extract.regions import Regions
-
-
-def node(cost: float, *children: int, tag: str = "") -> ENode:
-    return ENode("N", "", (str(cost), tag), tuple(children))
-
-
-def attr_cost(n: ENode) -> float:
-    return float(n.attrs[0])
-
-
-def graph(classes: dict[int, list[ENode]]) -> EGraph:
-    g = EGraph()
-    for cls, nodes in classes.items():
-        for n in nodes:
-            g.add(cls, n)
-    return g
 
 
 def random_egraph(seed: int, classes: int = 7) -> dict[int, list[ENode]]:

@@ -5,26 +5,10 @@ from __future__ import annotations
 import time
 
 import pytest
+from egraphs import attr_cost, graph, node
 
-from accsat.egraph.graph import EGraph, ENode
+from accsat.egraph.graph import ENode
 from accsat.extract import ExtractConfig, dag_cost, extract, ilp
-
-
-def node(cost: float, *children: int, tag: str = "") -> ENode:
-    return ENode("N", "", (str(cost), tag), tuple(children))
-
-
-def attr_cost(n: ENode) -> float:
-    return float(n.attrs[0])
-
-
-def graph(classes: dict[int, list[ENode]]) -> EGraph:
-    g = EGraph()
-    for cls, nodes in classes.items():
-        for n in nodes:
-            g.add(cls, n)
-    return g
-
 
 # Greedy misses the sharing of class 3: 80 against 70 (as in tests/test_extract.py).
 SHARING = {
