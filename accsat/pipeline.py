@@ -10,6 +10,7 @@ import contextlib
 import functools
 import gc
 import math
+import os
 import re
 import time
 from collections.abc import Callable, Iterator
@@ -44,6 +45,7 @@ from .settings import environment
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
+from .toolchain.share import MEASURE, Share
 from .verify import reread, typecheck
 from .verify.reread import Expected
 
@@ -92,20 +94,26 @@ def rewrite_file(
     options: Options = Options(),
     progress: Callable[[int, int], None] | None = None,
     deadline: float | None = None,
+    share: Share | None = None,
 ) -> FileResult:
     """The file with every kernel it can rewrite rewritten, and a report per kernel.
 
     ``progress(done, total)``, if given, is called once the file is loaded (done 0)
     and after each kernel. A kernel not started by ``deadline``
-    (``time.monotonic()``) is kept as written, the finished ones are kept."""
+    (``time.monotonic()``) is kept as written, the finished ones are kept.  With
+    ``share`` (the lead's side), a helper process rewrites some of the kernels
+    (toolchain/share.py); the file is the same."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
         total = len(loaded.kernels)
-        results = []
-        for done in range(total):
-            if progress is not None:
-                progress(done, total)
-            results.append(one(done))
+        if share is None:
+            results = []
+            for done in range(total):
+                if progress is not None:
+                    progress(done, total)
+                results.append(one(done))
+        else:
+            results = _shared(loaded, one, share, progress)
         results = _read_in_place(loaded, results, options)
         results = reread_check(loaded, results, options)
         results = type_check(loaded, results, options)
@@ -136,6 +144,69 @@ def rewrite_file(
     if options.line_directives is not None:
         out = line_directive(1, options.line_directives) + out
     return FileResult(out, reports, headers)
+
+
+def help_rewrite(path: Path, options: Options, share: Share, deadline: float | None = None) -> None:
+    """The helper's side of a shared file (toolchain/share.py): rewrite the kernels it
+    takes from the queue and send each result to the lead, after the digest of what it
+    loaded."""
+    with paused_gc():
+        loaded, one = prepare(path, options, deadline)
+        share.send((os.getpid(), loaded.digest))
+        order = largest_first(loaded)
+        while (position := share.claim()) is not None and position < len(order):
+            i = order[position]
+            share.send((i, one(i)))
+
+
+def largest_first(loaded: LoadedFile) -> list[int]:
+    """The kernels' indices, longest body first (a file's largest kernel started last
+    would keep one process busy after the other is done)."""
+
+    def size(i: int) -> int:
+        span = loaded.kernels[i].span
+        return span.end - span.start if isinstance(span, BodySpan) else 0
+
+    return sorted(range(len(loaded.kernels)), key=lambda i: (-size(i), i))
+
+
+def _shared(
+    loaded: LoadedFile,
+    one: Callable[[int], KernelResult],
+    share: Share,
+    progress: Callable[[int, int], None] | None,
+) -> list[KernelResult]:
+    """The lead's side: every kernel's result, the helper's where it sent one first."""
+    total = len(loaded.kernels)
+    order = largest_first(loaded)
+    done: dict[int, KernelResult] = {}
+    helper: list[int | None] = [None]  # its pid once it said it loaded what we loaded
+
+    def collect() -> None:
+        for message in share.received():
+            if not isinstance(message, tuple) or len(message) != 2:
+                continue
+            if helper[0] is None:
+                pid, digest = message
+                helper[0] = pid if digest == loaded.digest else -1  # -1: another text
+            elif helper[0] > 0:
+                i, result = message
+                done.setdefault(i, result)
+        if progress is not None:
+            progress(min(len(done), total - 1), total)
+
+    while (position := share.claim()) is not None and position < total:
+        i = order[position]
+        done[i] = one(i)
+        collect()
+    for i in order:  # taken by the helper: its answer while it works, else done here
+        collect()
+        while i not in done and helper[0] is not None and share.working(helper[0]):
+            share.wait(MEASURE)
+            collect()
+        if i not in done:
+            done[i] = one(i)
+    return [done[i] for i in range(total)]
 
 
 def _headers(

@@ -84,7 +84,7 @@ def deadline_for(timeout: float) -> float:
     return time.monotonic() + STARTS * timeout
 
 
-def _child(path: str, options, deadline: float | None = None) -> dict:
+def _child(path: str, options, deadline: float | None = None, share=None) -> dict:
     from dataclasses import asdict
 
     from ..errors import AccsatError
@@ -92,7 +92,7 @@ def _child(path: str, options, deadline: float | None = None) -> dict:
     try:
         from ..pipeline import rewrite_file
 
-        result = rewrite_file(Path(path), options, deadline=deadline)
+        result = rewrite_file(Path(path), options, deadline=deadline, share=share)
         return {
             "text": result.text,
             "kernels": [asdict(k) for k in result.kernels],

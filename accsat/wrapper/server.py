@@ -13,8 +13,13 @@ that would wait on threads it does not have; so the server imports everything
 else the pipeline needs (PRELOAD) and each child imports egglog itself.  To
 keep that off the request's time, SPARES children are forked ahead, import it
 and wait for a request each; a child serves one request and exits.  (A partner
-process per child, rewriting some of a file's kernels on a second core, saved 3 %
-of a cold NPB build at make -j1 and cost 9 % at -j2: removed, issue 36.)
+process forked by each child, always rewriting some of a file's kernels, was measured
+on a loaded machine to save 3 % of a cold NPB build at make -j1 and cost 9 % at -j2:
+removed in issue 36; the helper below is a waiting child, used only when cores are idle.)
+
+A request that finds two children waiting and two cores idle (a ``make -j1`` build)
+goes to both: the second helps with the file's kernels (toolchain/share.py); one
+spare more waits, so that the next request usually still finds one.
 
 One event loop, no threads: it accepts a connection, checks the peer is this
 user (SO_PEERCRED), reads the request, acknowledges it at once (a client that
@@ -41,10 +46,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..toolchain.share import Share, idle_cores, task_queue
 from . import client
 from .rewrite import _child, deadline_for, quiet_child, read_answer, timed_out, write_all
 
-SPARES = 2  # children waiting, egglog imported, for the next requests
+SPARES = 3  # children waiting, egglog imported, for the next requests (two may share one)
 MAX_CHILDREN = 32
 WARM_FAILURES = 3  # children in a row that die while warming up: the server gives up
 CHECK_EVERY = 5.0  # seconds between checks that the socket is still ours
@@ -66,6 +72,8 @@ PRELOAD = (  # not PuLP: only --solver cbc needs it (70 ms and more at every ser
 )
 WARM = "accsat.pipeline"  # what each child imports (and its warm_up()) before it waits
 READY = b"R"
+# what a child is to a request (sent with the share's pipes, before the request)
+ALONE, LEAD, HELP = b"A", b"L", b"H"
 
 
 @dataclass
@@ -82,6 +90,7 @@ class Child:
     pid: int
     sock: socket.socket
     job: Job | None = None
+    helping: Job | None = None  # the request whose kernels it shares, answered by another
     ready: bool = False
     answer: bytearray = field(default_factory=bytearray)
 
@@ -125,6 +134,8 @@ class Server:
             self.dispatch()
             if not events and self.preload and not self.busy():
                 self.load_one()  # between requests: the first one waits for no import
+                if not self.preload:
+                    self.spawn()  # the spares, now, not at the next request
             if now - self.checked > CHECK_EVERY:
                 self.checked = now
                 if not self.ours():
@@ -133,7 +144,9 @@ class Server:
                 return
 
     def busy(self) -> bool:
-        return bool(self.queue) or any(c.job is not None for c in self.children.values())
+        return bool(self.queue) or any(
+            c.job is not None or c.helping is not None for c in self.children.values()
+        )
 
     def wait(self) -> float:
         deadlines = [j.deadline for j in self.jobs()]
@@ -190,11 +203,14 @@ class Server:
         if job in self.queue:
             self.queue.remove(job)
         for child in list(self.children.values()):
-            if child.job is job:
+            if job in (child.job, child.helping):
                 self.reap(child, kill=True)
         self.close(job)
 
     def reply(self, job: Job, answer: dict) -> None:
+        for child in list(self.children.values()):  # its helper has nothing more to give
+            if child.helping is job:
+                self.reap(child, kill=True)
         with contextlib.suppress(OSError):
             job.conn.settimeout(READ_WAIT)
             client.send_frame(job.conn, json.dumps(answer).encode())
@@ -221,7 +237,7 @@ class Server:
         """A child warming or waiting for each queued request, and SPARES more once no
         request runs and PRELOAD is done (earlier, they would take a running request's
         time, and each would import what the server is about to import for all)."""
-        idle = sum(1 for c in self.children.values() if c.job is None)
+        idle = sum(1 for c in self.children.values() if c.job is None and c.helping is None)
         want = len(self.queue) - idle
         if not self.busy() and not self.preload:
             want = max(want, SPARES - idle)
@@ -255,10 +271,15 @@ class Server:
             quiet_child()
             importlib.import_module(WARM).warm_up()
             sock.sendall(READY)
-            payload = client.recv_frame(sock)
+            role, fds, _, _ = socket.recv_fds(sock, 1, 2)
+            payload = client.recv_frame(sock) if role else None
             if payload is not None:
-                answer = serve_one(pickle.loads(payload))
-                write_all(sock.fileno(), json.dumps(answer).encode())
+                share = Share(fds[0], fds[1], lead=role == LEAD) if len(fds) == 2 else None
+                if role == HELP and share is not None:
+                    help_one(pickle.loads(payload), share)
+                else:
+                    answer = serve_one(pickle.loads(payload), share)
+                    write_all(sock.fileno(), json.dumps(answer).encode())
             status = 0
         finally:
             os._exit(status)
@@ -277,6 +298,8 @@ class Server:
             return
         job, warm = child.job, child.ready
         status = self.reap(child, kill=job is None)
+        if child.helping is not None:
+            return  # a helper ends with its share: its results went to the lead
         if job is not None:
             self.reply(job, read_answer(bytes(child.answer), status, job.path))
         elif not warm:
@@ -284,20 +307,54 @@ class Server:
             if self.failures >= WARM_FAILURES:
                 self.fail("its children die while importing the pipeline")
 
+    def waiting(self) -> list[Child]:
+        return [
+            c for c in self.children.values() if c.ready and c.job is None and c.helping is None
+        ]
+
     def dispatch(self) -> None:
-        for child in self.children.values():
+        for child in self.waiting():
             if not self.queue:
                 break
-            if child.ready and child.job is None:
-                job = self.queue.popleft()
-                try:
-                    client.send_frame(child.sock, job.request)
-                except OSError:  # it died waiting: its end of stream comes next
-                    self.queue.appendleft(job)
-                    child.ready = False
-                    continue
-                child.job = job
+            if child.helping is not None:  # taken as a helper just now
+                continue
+            job = self.queue.popleft()
+            helper = self.helper_for(child)
+            try:
+                self.send(child, job, helper)
+            except OSError:  # it died waiting: its end of stream comes next
+                self.queue.appendleft(job)
+                child.ready = False
+                continue
+            child.job = job
         self.spawn()
+
+    def helper_for(self, lead: Child) -> Child | None:
+        """A second waiting child for the request ``lead`` takes, when no other request
+        waits and two cores are idle."""
+        others = [c for c in self.waiting() if c is not lead]
+        if self.queue or not others or idle_cores() < 2:
+            return None
+        return others[0]
+
+    def send(self, child: Child, job: Job, helper: Child | None) -> None:
+        """The request to ``child`` (and to ``helper``, with the share's pipes)."""
+        if helper is None:
+            socket.send_fds(child.sock, [ALONE], [])
+            client.send_frame(child.sock, job.request)
+            return
+        tasks = task_queue()
+        results, answers = os.pipe()
+        try:
+            socket.send_fds(child.sock, [LEAD], [tasks, results])
+            client.send_frame(child.sock, job.request)
+            with contextlib.suppress(OSError):  # a helper that died waiting: the lead does all
+                socket.send_fds(helper.sock, [HELP], [tasks, answers])
+                client.send_frame(helper.sock, job.request)
+                helper.helping = job
+        finally:
+            for fd in (tasks, results, answers):
+                os.close(fd)
 
     def reap(self, child: Child, kill: bool) -> int:
         """End ``child`` (killed if ``kill`` or if it does not exit at once); its status."""
@@ -341,18 +398,28 @@ class Server:
                 os.unlink(self.paths[name])
 
 
-def serve_one(request: dict) -> dict:
+def serve_one(request: dict, share: Share | None = None) -> dict:
     """In a child: the rewrite the client would have done, in its folder and environment."""
     unavailable = enter(request)
-    return (
-        unavailable
-        if unavailable is not None
-        else _child(
-            request["path"],
-            request["options"],
-            deadline_for(float(request.get("timeout", 0))) if request.get("timeout") else None,
-        )
-    )
+    if unavailable is not None:
+        return unavailable
+    return _child(request["path"], request["options"], _deadline(request), share)
+
+
+def help_one(request: dict, share: Share) -> None:
+    """In a helper: the kernels it takes from the share, each sent to the lead.  Any
+    failure ends it quietly: the lead rewrites what it did not answer."""
+    if enter(request) is not None:
+        return
+    with contextlib.suppress(Exception):
+        from ..pipeline import help_rewrite
+
+        os.nice(5)  # a core found idle may not stay so: others' work first
+        help_rewrite(Path(request["path"]), request["options"], share, _deadline(request))
+
+
+def _deadline(request: dict) -> float | None:
+    return deadline_for(float(request["timeout"])) if request.get("timeout") else None
 
 
 def enter(request: dict) -> dict | None:

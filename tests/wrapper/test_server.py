@@ -310,3 +310,51 @@ def test_a_client_that_sees_another_root_is_not_served(tmp_path, monkeypatch):
     request = pickle.loads(client.request(str(src), options, 5.0))
     request["root_id"] = (-1, -1)
     assert "unavailable" in server.serve_one(request)
+
+
+def _waiting_child(server) -> tuple[object, socket.socket]:
+    """A child of ``server`` waiting for a request (its end of the socket, not a process)."""
+    from accsat.wrapper.server import Child
+
+    ours, theirs = socket.socketpair()
+    child = Child(os.getpid(), ours, ready=True)
+    server.children[len(server.children) + 10**7] = child
+    return child, theirs
+
+
+def _role(sock: socket.socket) -> tuple[bytes, list[int], bytes | None]:
+    role, fds, _, _ = socket.recv_fds(sock, 1, 2)
+    return role, fds, client.recv_frame(sock)
+
+
+@pytest.mark.parametrize("idle", [2, 1])
+def test_a_request_shared_only_with_idle_cores(tmp_path, monkeypatch, idle):
+    """Two children waiting: with two idle cores the request goes to both, a lead and a
+    helper, with the share's pipes (the helper's answers reach the lead); with one, to
+    one child alone."""
+    from accsat.toolchain.share import Share
+    from accsat.wrapper import server as srv
+
+    monkeypatch.setattr(srv, "idle_cores", lambda: idle)
+    server = srv.Server(tmp_path, "k", 60.0, -1)
+    try:
+        lead, lead_end = _waiting_child(server)
+        helper, helper_end = _waiting_child(server)
+        conn, _ = socket.socketpair()
+        server.queue.append(srv.Job(conn, b"request", "k.c", 10.0, time.monotonic() + 10))
+        server.dispatch()
+        role, fds, request = _role(lead_end)
+        assert request == b"request"
+        if idle < 2:
+            assert (role, fds, helper.helping) == (srv.ALONE, [], None)
+            return
+        assert role == srv.LEAD and helper.helping is lead.job
+        hrole, hfds, hrequest = _role(helper_end)
+        assert (hrole, hrequest) == (srv.HELP, b"request")
+        mine, theirs = Share(*fds, lead=True), Share(*hfds, lead=False)
+        assert {mine.claim(), theirs.claim()} == {0, 1}
+        theirs.send((1, "answer"))
+        assert list(mine.received()) == [(1, "answer")]
+    finally:
+        server.children.clear()
+        server.listener.close()
