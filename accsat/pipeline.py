@@ -106,6 +106,7 @@ def rewrite_file(
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
         total = len(loaded.kernels)
+        helped: set[int] = set()
         if share is None:
             results = []
             for done in range(total):
@@ -113,9 +114,9 @@ def rewrite_file(
                     progress(done, total)
                 results.append(one(done))
         else:
-            results = _shared(loaded, one, share, progress)
+            results, helped = _shared(loaded, one, share, progress)
         results = _read_in_place(loaded, results, options)
-        results = reread_check(loaded, results, options)
+        results = reread_check(loaded, results, options, (share, helped) if share else None)
         results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
@@ -148,15 +149,20 @@ def rewrite_file(
 
 def help_rewrite(path: Path, options: Options, share: Share, deadline: float | None = None) -> None:
     """The helper's side of a shared file (toolchain/share.py): rewrite the kernels it
-    takes from the queue and send each result to the lead, after the digest of what it
-    loaded."""
+    takes from the queue and send each result to the lead, after its pid and the digest
+    of what it loaded; then the re-read checks of its kernels the lead sends bodies for."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
         share.send((os.getpid(), loaded.digest))
         order = largest_first(loaded)
+        mine: dict[int, KernelResult] = {}
         while (position := share.claim()) is not None and position < len(order):
             i = order[position]
-            share.send((i, one(i)))
+            mine[i] = one(i)
+            share.send((i, mine[i]))
+        bodies = share.next_message()
+        for i, body in bodies.items() if isinstance(bodies, dict) else ():
+            share.send((REREAD, i, _reread_now(loaded, i, body, mine[i][2])))
 
 
 def largest_first(loaded: LoadedFile) -> list[int]:
@@ -170,28 +176,32 @@ def largest_first(loaded: LoadedFile) -> list[int]:
     return sorted(range(len(loaded.kernels)), key=lambda i: (-size(i), i))
 
 
+REREAD = "reread"  # a helper's message: a re-read check's verdict
+
+
 def _shared(
     loaded: LoadedFile,
     one: Callable[[int], KernelResult],
     share: Share,
     progress: Callable[[int, int], None] | None,
-) -> list[KernelResult]:
-    """The lead's side: every kernel's result, the helper's where it sent one first."""
+) -> tuple[list[KernelResult], set[int]]:
+    """The lead's side: every kernel's result, the helper's where it sent one first, and
+    the kernels whose results are the helper's."""
     total = len(loaded.kernels)
     order = largest_first(loaded)
     done: dict[int, KernelResult] = {}
-    helper: list[int | None] = [None]  # its pid once it said it loaded what we loaded
+    helped: set[int] = set()
 
     def collect() -> None:
         for message in share.received():
             if not isinstance(message, tuple) or len(message) != 2:
                 continue
-            if helper[0] is None:
+            if share.peer is None:
                 pid, digest = message
-                helper[0] = pid if digest == loaded.digest else -1  # -1: another text
-            elif helper[0] > 0:
-                i, result = message
-                done.setdefault(i, result)
+                share.peer = pid if digest == loaded.digest else -1  # -1: another text
+            elif share.peer > 0 and message[0] not in done:
+                i, done[i] = message
+                helped.add(i)
         if progress is not None:
             progress(min(len(done), total - 1), total)
 
@@ -201,12 +211,43 @@ def _shared(
         collect()
     for i in order:  # taken by the helper: its answer while it works, else done here
         collect()
-        while i not in done and helper[0] is not None and share.working(helper[0]):
+        while i not in done and share.working():
             share.wait(MEASURE)
             collect()
         if i not in done:
             done[i] = one(i)
-    return [done[i] for i in range(total)]
+    return [done[i] for i in range(total)], helped
+
+
+def _shared_verdicts(
+    loaded: LoadedFile,
+    jobs: dict[int, tuple[str, Expected | None]],
+    share: Share,
+    helped: set[int],
+) -> dict[int, str]:
+    """The re-read verdicts of ``jobs`` (kernel: its body, what it must read as): the
+    helper checks the kernels it rewrote while the lead checks the others; what it does
+    not answer while it works is checked here."""
+    theirs = {i: body for i, (body, _) in jobs.items() if i in helped}
+    if theirs and share.working():
+        share.send(theirs)
+    else:
+        theirs = {}
+    verdicts = {i: _reread_now(loaded, i, *job) for i, job in jobs.items() if i not in theirs}
+
+    def collect() -> None:
+        for message in share.received():
+            if isinstance(message, tuple) and len(message) == 3 and message[0] == REREAD:
+                verdicts.setdefault(message[1], message[2])
+
+    for i in theirs:
+        collect()
+        while i not in verdicts and share.working():
+            share.wait(MEASURE)
+            collect()
+        if i not in verdicts:
+            verdicts[i] = _reread_now(loaded, i, *jobs[i])
+    return verdicts
 
 
 def _headers(
@@ -545,7 +586,10 @@ def _named_lines(r: Replacement, name: str, lines: LineMap) -> Replacement:
 
 
 def reread_check(
-    loaded: LoadedFile, results: list[KernelResult], options: Options
+    loaded: LoadedFile,
+    results: list[KernelResult],
+    options: Options,
+    shared: tuple[Share, set[int]] | None = None,
 ) -> list[KernelResult]:
     """Every rewritten kernel, read back from the rewritten file, must be the program the
     extraction chose (verify/reread.py); one that is not is kept as written, with the
@@ -570,9 +614,12 @@ def reread_check(
         except AccsatError as exc:
             whole = f"the rewritten file does not preprocess: {exc}"
             failed.update({i: _mismatch(loaded, i, whole, exc) for i in group})
-    verdicts = [
-        failed[i] if i in failed else _reread_now(loaded, i, bodies[i], results[i][2]) for i in todo
-    ]
+    jobs = {i: (bodies[i], results[i][2]) for i in todo if i not in failed}
+    if shared is None:
+        checked = {i: _reread_now(loaded, i, *job) for i, job in jobs.items()}
+    else:  # a helper checks the kernels it rewrote (``_shared``)
+        checked = _shared_verdicts(loaded, jobs, *shared)
+    verdicts = [failed[i] if i in failed else checked[i] for i in todo]
     out = list(results)
     for i, why in zip(todo, verdicts, strict=True):
         if why:

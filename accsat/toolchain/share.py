@@ -9,8 +9,11 @@ atomic: each position is taken once); the helper sends each result to the lead
 through a second pipe.  The lead puts them in kernel order, so its file is the one a
 serial rewrite gives; what the helper took but has not answered once the queue is
 empty (a helper slowed by other work, or dead) the lead rewrites itself, so a helper
-can make a file faster and never slower.  The helper's first message is the digest of
-what it loaded: a file edited between the two loads gives the lead's alone.
+can make a file faster and never slower.  The helper's first message is its pid and
+the digest of what it loaded: a file edited between the two loads gives the lead's
+alone.  Then, through a third pipe, the lead sends the helper the bodies (as the
+compiler reads them) of the kernels it rewrote, for their re-read checks, and takes
+the verdicts back the same way.
 """
 
 from __future__ import annotations
@@ -56,14 +59,15 @@ def idle_cores() -> int:
 
 @dataclass
 class Share:
-    """One side's ends: ``tasks`` (the queue, both read it) and ``results`` (the helper's
-    answers: the lead reads, the helper writes)."""
+    """One side's ends: ``tasks`` (the queue, both read it), ``inbox`` (what the other
+    side sends) and ``outbox`` (what this side sends)."""
 
     tasks: int
-    results: int
-    lead: bool
+    inbox: int
+    outbox: int
+    peer: int | None = None  # the helper's pid, once it said it loaded the lead's text
     _buffer: bytearray = field(default_factory=bytearray)
-    _open: bool = True  # the helper has not hung up
+    _open: bool = True  # the other side has not hung up
     _seen: tuple[float, float] | None = None  # (when, the helper's CPU seconds) last looked at
 
     def claim(self) -> int | None:
@@ -72,20 +76,20 @@ class Share:
         return _POSITION.unpack(data)[0] if len(data) == _POSITION.size else None
 
     def send(self, message: object) -> None:
-        """The helper's side: one message to the lead."""
+        """One message to the other side."""
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(_LENGTH.pack(len(data)) + data)
         while view:
-            view = view[os.write(self.results, view) :]
+            view = view[os.write(self.outbox, view) :]
 
     def received(self) -> Iterator[object]:
-        """The lead's side: the helper's messages that have arrived (waiting for none)."""
+        """The other side's messages that have arrived (waiting for none)."""
         if self._open:
-            flags = fcntl.fcntl(self.results, fcntl.F_GETFL)
-            fcntl.fcntl(self.results, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+            flags = fcntl.fcntl(self.inbox, fcntl.F_GETFL)
+            fcntl.fcntl(self.inbox, fcntl.F_SETFL, flags | os.O_NONBLOCK)
             while True:
                 try:
-                    chunk = os.read(self.results, 1 << 20)
+                    chunk = os.read(self.inbox, 1 << 20)
                 except BlockingIOError:
                     break
                 if not chunk:
@@ -100,35 +104,54 @@ class Share:
             del self._buffer[: _LENGTH.size + n]
             try:
                 yield pickle.loads(data)
-            except Exception:  # a helper that died mid-message: what it sent is not used
+            except Exception:  # a side that died mid-message: what it sent is not used
                 self._open = False
                 self._buffer.clear()
                 return
 
-    def wait(self, seconds: float) -> None:
-        """The lead's side: until the helper sends something, or ``seconds``."""
-        if self._open:
-            select.select([self.results], [], [], seconds)
+    def next_message(self) -> object | None:
+        """The other side's next message, waiting for it; None once it hung up."""
+        while True:
+            for message in self.received():
+                return message
+            if not self._open:
+                return None
+            select.select([self.inbox], [], [])
 
-    def working(self, pid: int) -> bool:
-        """Whether the helper ``pid`` is still there and ran at least half the time since
-        the last call (a helper that other work keeps from a core is not waited for)."""
-        if not self._open:
+    def wait(self, seconds: float) -> None:
+        """Until the other side sends something, or ``seconds``."""
+        if self._open:
+            select.select([self.inbox], [], [], seconds)
+
+    def working(self) -> bool:
+        """Whether the helper is still there and ran at least half the time since the last
+        call (a helper that other work keeps from a core is not waited for)."""
+        if not self._open or self.peer is None or self.peer <= 0:
             return False
         try:
-            with open(f"/proc/{pid}/stat", "rb") as f:
+            with open(f"/proc/{self.peer}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
             cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except (OSError, IndexError, ValueError):
             return False
         now, last = time.monotonic(), self._seen
-        self._seen = (now, cpu)
-        if last is None or now - last[0] < MEASURE:
-            self._seen = last if last is not None else self._seen
+        if last is None:
+            self._seen = (now, cpu)
             return True
+        if now - last[0] < MEASURE:
+            return True
+        self._seen = (now, cpu)
         return (cpu - last[1]) / (now - last[0]) >= 0.5
 
     def close(self) -> None:
-        for fd in (self.tasks, self.results):
+        for fd in (self.tasks, self.inbox, self.outbox):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+def pipes() -> tuple[list[int], list[int]]:
+    """The fds of a new share: the lead's (tasks, inbox, outbox) and the helper's."""
+    tasks = task_queue()
+    lead_in, helper_out = os.pipe()
+    helper_in, lead_out = os.pipe()
+    return [tasks, lead_in, lead_out], [os.dup(tasks), helper_in, helper_out]

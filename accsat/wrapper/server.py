@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..toolchain.share import Share, idle_cores, task_queue
+from ..toolchain.share import Share, idle_cores, pipes
 from . import client
 from .rewrite import _child, deadline_for, quiet_child, read_answer, timed_out, write_all
 
@@ -271,10 +271,10 @@ class Server:
             quiet_child()
             importlib.import_module(WARM).warm_up()
             sock.sendall(READY)
-            role, fds, _, _ = socket.recv_fds(sock, 1, 2)
+            role, fds, _, _ = socket.recv_fds(sock, 1, 3)
             payload = client.recv_frame(sock) if role else None
             if payload is not None:
-                share = Share(fds[0], fds[1], lead=role == LEAD) if len(fds) == 2 else None
+                share = Share(fds[0], fds[1], fds[2]) if len(fds) == 3 else None
                 if role == HELP and share is not None:
                     help_one(pickle.loads(payload), share)
                 else:
@@ -343,17 +343,16 @@ class Server:
             socket.send_fds(child.sock, [ALONE], [])
             client.send_frame(child.sock, job.request)
             return
-        tasks = task_queue()
-        results, answers = os.pipe()
+        lead, helping = pipes()
         try:
-            socket.send_fds(child.sock, [LEAD], [tasks, results])
+            socket.send_fds(child.sock, [LEAD], lead)
             client.send_frame(child.sock, job.request)
             with contextlib.suppress(OSError):  # a helper that died waiting: the lead does all
-                socket.send_fds(helper.sock, [HELP], [tasks, answers])
+                socket.send_fds(helper.sock, [HELP], helping)
                 client.send_frame(helper.sock, job.request)
                 helper.helping = job
         finally:
-            for fd in (tasks, results, answers):
+            for fd in lead + helping:
                 os.close(fd)
 
     def reap(self, child: Child, kill: bool) -> int:

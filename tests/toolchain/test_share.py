@@ -13,8 +13,8 @@ import pytest
 
 from accsat.frontend.load import load
 from accsat.options import Options
-from accsat.pipeline import largest_first, rewrite_file
-from accsat.toolchain.share import POSITIONS, Share, idle_cores, task_queue
+from accsat.pipeline import largest_first, prepare, rewrite_file
+from accsat.toolchain.share import POSITIONS, Share, idle_cores, pipes, task_queue
 
 KERNELS = """
 void f(int n, double *restrict a, const double *restrict b, double c)
@@ -35,8 +35,8 @@ from pathlib import Path
 from accsat.options import Options
 from accsat.pipeline import help_rewrite
 from accsat.toolchain.share import Share
-tasks, results = int(sys.argv[1]), int(sys.argv[2])
-help_rewrite(Path(sys.argv[3]), Options(), Share(tasks, results, lead=False))
+tasks, inbox, outbox = (int(a) for a in sys.argv[1:4])
+help_rewrite(Path(sys.argv[4]), Options(), Share(tasks, inbox, outbox))
 """
 
 
@@ -49,15 +49,15 @@ def source(tmp_path: Path) -> Path:
 
 def _helper(path: Path, script: str = HELPER) -> tuple[Share, subprocess.Popen]:
     """The lead's share, and a helper (a fresh Python: egglog may not be forked) on it."""
-    tasks = task_queue()
-    results, answers = os.pipe()
+    lead, helping = pipes()
     proc = subprocess.Popen(
-        [sys.executable, "-c", script, str(tasks), str(answers), str(path)],
-        pass_fds=(tasks, answers),
+        [sys.executable, "-c", script, *map(str, helping), str(path)],
+        pass_fds=helping,
         stdout=subprocess.DEVNULL,
     )
-    os.close(answers)
-    return Share(tasks, results, lead=True), proc
+    for fd in helping:
+        os.close(fd)
+    return Share(*lead), proc
 
 
 def _answered(proc: subprocess.Popen) -> None:
@@ -78,31 +78,30 @@ def test_a_helped_file_is_the_serial_file(source: Path):
     assert sum(k.status == "rewritten" for k in serial.kernels) == 6
 
 
-def test_the_helper_answers_kernels(source: Path):
-    """What a helper sends: its pid and digest, then (index, result) per kernel it took."""
-    tasks = task_queue()
-    results, answers = os.pipe()
-    proc = subprocess.Popen(
-        [sys.executable, "-c", HELPER, str(tasks), str(answers), str(source)],
-        pass_fds=(tasks, answers),
-    )
-    os.close(answers)
-    assert proc.wait(timeout=120) == 0
-    lead = Share(tasks, results, lead=True)
-    messages = list(lead.received())
+def test_the_helper_answers_kernels_then_rereads(source: Path):
+    """What a helper sends: its pid and digest, then (index, result) per kernel it took;
+    given the bodies of some of them (as the compiler reads them: no macros here), a
+    re-read verdict for each ("": the body is the extracted program)."""
+    lead, proc = _helper(source)
+    messages = [lead.next_message() for _ in range(7)]
+    assert messages[0] == (proc.pid, load(source).digest)
+    results = dict(messages[1:])
+    assert sorted(results) == list(range(6))  # alone, it took them all
+    lead.send({i: results[i][1].text for i in (0, 3)})
+    verdicts = [lead.next_message(), lead.next_message()]
+    proc.wait(timeout=60)
     lead.close()
-    assert messages[0][0] == proc.pid and messages[0][1] == load(source).digest
-    assert sorted(i for i, _ in messages[1:]) == list(range(6))  # alone, it took them all
+    assert verdicts == [("reread", 0, ""), ("reread", 3, "")]
 
 
 DIES = HELPER.replace("help_rewrite(", "os._exit(3)\nhelp_rewrite(")
 OTHER = HELPER.replace(
-    "help_rewrite(Path(sys.argv[3])",
-    "Path(sys.argv[3] + '.other.c').write_text(Path(sys.argv[3]).read_text().replace('2.0', '9.0'))\n"
-    "help_rewrite(Path(sys.argv[3] + '.other.c')",
+    "help_rewrite(Path(sys.argv[4])",
+    "Path(sys.argv[4] + '.other.c').write_text(Path(sys.argv[4]).read_text().replace('2.0', '9.0'))\n"
+    "help_rewrite(Path(sys.argv[4] + '.other.c')",
 )
 GARBAGE = HELPER.replace(
-    "help_rewrite(", "os.write(results, b'\\x10' + b'\\0' * 7 + b'junk')\nhelp_rewrite("
+    "help_rewrite(", "os.write(outbox, b'\\x10' + b'\\0' * 7 + b'junk')\nhelp_rewrite("
 )
 
 
@@ -120,7 +119,7 @@ def test_whatever_the_helper_does_the_file_is_the_serial_one(source: Path, scrip
 
 def test_the_queue_gives_each_position_once():
     tasks = task_queue()
-    share = Share(tasks, -1, lead=True)
+    share = Share(tasks, -1, -1)
     got = []
     while (p := share.claim()) is not None:
         got.append(p)
@@ -142,17 +141,24 @@ def test_idle_cores_is_a_count():
 
 
 def test_the_lead_uses_what_the_helper_sent(source: Path, monkeypatch):
-    """The helper took every kernel (it ran first, alone): the lead rewrites none itself."""
+    """A helper (played by this test) took every kernel and answered each: the lead
+    rewrites none itself, and its file is the serial one."""
     serial = rewrite_file(source, Options())
-    share, proc = _helper(source)
-    assert proc.wait(timeout=120) == 0
+    lead, helping = pipes()
+    helper = Share(*helping)
+    loaded, one = prepare(source, Options())
+    helper.send((os.getpid(), loaded.digest))
+    while (position := helper.claim()) is not None and position < 6:
+        i = largest_first(loaded)[position]
+        helper.send((i, one(i)))
 
     def not_here(*_args, **_kw):
         raise AssertionError("the lead rewrote a kernel the helper answered")
 
     monkeypatch.setattr("accsat.pipeline.rewrite_kernel", not_here)
     try:
-        shared = rewrite_file(source, Options(), share=share)
+        shared = rewrite_file(source, Options(), share=Share(*lead))
     finally:
-        share.close()
+        helper.close()
+        Share(*lead).close()
     assert shared.text == serial.text

@@ -323,7 +323,7 @@ def _waiting_child(server) -> tuple[object, socket.socket]:
 
 
 def _role(sock: socket.socket) -> tuple[bytes, list[int], bytes | None]:
-    role, fds, _, _ = socket.recv_fds(sock, 1, 2)
+    role, fds, _, _ = socket.recv_fds(sock, 1, 3)
     return role, fds, client.recv_frame(sock)
 
 
@@ -351,10 +351,11 @@ def test_a_request_shared_only_with_idle_cores(tmp_path, monkeypatch, idle):
         assert role == srv.LEAD and helper.helping is lead.job
         hrole, hfds, hrequest = _role(helper_end)
         assert (hrole, hrequest) == (srv.HELP, b"request")
-        mine, theirs = Share(*fds, lead=True), Share(*hfds, lead=False)
+        mine, theirs = Share(*fds), Share(*hfds)
         assert {mine.claim(), theirs.claim()} == {0, 1}
         theirs.send((1, "answer"))
-        assert list(mine.received()) == [(1, "answer")]
+        mine.send("bodies")
+        assert (mine.next_message(), theirs.next_message()) == ((1, "answer"), "bodies")
     finally:
         server.children.clear()
         server.listener.close()
