@@ -300,8 +300,7 @@ class ExpressionBuilder(BuilderState):
         p = self._poly(tid)
         if not (isinstance(t, ct.Scalar) and ct.is_integer(t)) or p is None:
             return tid
-        leaves = {x for mono in p for x in mono}
-        if tid in leaves or not self._in_type(tid, leaves, t):
+        if p == var_poly(tid) or not self._in_type(tid, t):
             return tid
         width = 1 << ct.int_bits(t)
         key = (t, frozenset((m, c % width) for m, c in p.items() if c % width))
@@ -324,19 +323,22 @@ class ExpressionBuilder(BuilderState):
         if not isinstance(tx_, ct.Scalar) or not ct.is_integer(tx_):
             return None
         (lo, hi), (xlo, xhi) = ct.int_range(t), ct.int_range(tx_)
-        if not (lo <= xlo and xhi <= hi) or not self._in_type(tid, {x}, t):
+        if not (lo <= xlo and xhi <= hi) or not self._in_type(tid, t):
             return None
         return x
 
-    def _in_type(self, tid: int, leaves: set[int], t: ct.CType) -> bool:
-        """Each operation from ``tid`` down to ``leaves`` and the constants is +, -, * in
-        type ``t`` (so ``tid`` is its polynomial modulo the type's width)."""
-        if tid in leaves or constant(self.terms, tid):
+    def _in_type(self, tid: int, t: ct.CType) -> bool:
+        """Each operation from ``tid`` down to its leaves (terms that are their own
+        polynomial) and constants is +, -, * in type ``t``, so ``tid`` is its polynomial
+        modulo the type's width: also where leaves cancel out of it (``i + (n - n)``,
+        ``i + 0 * n`` are ``i``), as they do in the e-graph's folds and so in the printed
+        C."""
+        if constant(self.terms, tid):
             return True
         term = self.terms[tid]
-        if term.op not in ("Add", "Sub", "Neg", "Mul") or self.ctype(tid) != t:
-            return False
-        return all(self._in_type(a, leaves, t) for a in term.args)
+        if term.op in ("Add", "Sub", "Neg", "Mul") and self.ctype(tid) == t:
+            return all(self._in_type(a, t) for a in term.args)
+        return self.poly(tid) == var_poly(tid)
 
     def poly(self, tid: int) -> Poly | None:
         """``_poly``, with a constant of unsigned type narrower than 64 bits reduced modulo

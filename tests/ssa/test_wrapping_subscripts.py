@@ -2,7 +2,9 @@
 address) are places by their value: one that equals its leaf (``a[j * 1]``) is ``a[j]``
 (expressions.identity_of), two whose operations are all in their type and whose
 polynomials agree modulo its width (``a[(i + 5) - 3]``, ``a[i + 2]``) are one place
-(expressions.wrapped_place); anything through a conversion stays a place of its own. The
+(expressions.wrapped_place), also where a leaf cancels out of the polynomial
+(``a[j + 0 * big]``, ``a[j + (big - big)]`` are ``a[j]``); anything through a
+conversion stays a place of its own. The
 re-read reads the printed text the same way; gcc's builds print the same."""
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ void k(int n, int big)
     b[i] += a[s] * a[(j * 3 - j * 2)] + a[-(-j)];
     a[(j + 5) - 3] = b[i] * 0.25;
     b[i] += a[j + 2] + a[j + 3];
+    a[j + 0 * big] = b[i] * 0.5;
+    b[i] += a[j + (big - big)] + a[1 * j + 0 * n];
   }
 }
 int main(void)
