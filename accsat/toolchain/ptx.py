@@ -256,6 +256,59 @@ def entry_locations(ptx: str) -> dict[str, Location]:
     return out
 
 
+# A device function (``acc routine``, ``declare target``, a static helper) is either
+# inlined, its lines then among its caller's .loc lines, or a ``.func`` of its own that
+# the entry calls: ptxas then counts no registers for it, its registers are the calling
+# entry's.  So what an entry's registers answer for is every line of the entry and of the
+# functions it calls, directly or not.
+
+_FUNC_NAME = re.compile(
+    r"^\.(?:visible\s+|extern\s+|weak\s+)*\.?func\s+(?:\([^)]*\)\s*)?(?P<name>[^\s(]+)"
+)
+_CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?(?P<name>[A-Za-z_$.%][\w$.]*)")
+
+
+def reached_lines(ptx: str) -> dict[str, frozenset[tuple[str, int]]]:
+    """Each ``.entry``'s source lines, (file, line), with those of every ``.func`` it
+    calls, directly or through other functions."""
+    files: dict[str, str] = {}
+    lines: dict[str, set[tuple[str, int]]] = {}
+    calls: dict[str, set[str]] = {}
+    entries: list[str] = []
+    current: str | None = None
+    for line in ptx.splitlines():
+        m = _FILE.match(line)
+        if m:
+            files[m.group("n")] = m.group("name")
+            continue
+        text = line.strip()
+        head = _ENTRY.match(text) or _FUNC_NAME.match(text)
+        if head and not text.endswith(";"):
+            current = head.group("name")
+            lines.setdefault(current, set())
+            calls.setdefault(current, set())
+            if text.startswith(".entry"):
+                entries.append(current)
+            continue
+        if current is None:
+            continue
+        m = _LOC.match(line)
+        if m and int(m.group("line")) > 0:
+            lines[current].add((m.group("n"), int(m.group("line"))))
+        elif (c := _CALL.search(text)) is not None:
+            calls[current].add(c.group("name"))
+    out = {}
+    for entry in entries:
+        seen, todo = {entry}, [entry]
+        while todo:
+            for callee in calls.get(todo.pop(), ()):
+                if callee in lines and callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        out[entry] = frozenset((files.get(n, "?"), ln) for f in seen for n, ln in lines[f])
+    return out
+
+
 # -- one translation unit's device code (accsat-cc's checked register budget) --------------
 
 
@@ -271,6 +324,9 @@ class Entry:
     location: Location | None
     loads: int = 0  # ld instructions, as EntryStats counts them
     instructions: int = 0
+    # the lines of the location's file its code comes from, its called functions' included
+    # (reached_lines: a device function's registers are its callers')
+    reached: frozenset[int] = frozenset()
 
 
 def entries(raw: Path, work: Path) -> list[Entry]:
@@ -278,8 +334,10 @@ def entries(raw: Path, work: Path) -> list[Entry]:
     stats = analyse(raw, work)
     dims = launch_dims(raw)
     where: dict[str, Location] = {}
+    reached: dict[str, frozenset[tuple[str, int]]] = {}
     for module in entry_modules(raw):
         where.update(entry_locations(module))
+        reached.update(reached_lines(module))
     return [
         Entry(
             name,
@@ -289,9 +347,16 @@ def entries(raw: Path, work: Path) -> list[Entry]:
             where.get(name),
             e.loads,
             e.instructions,
+            _lines_in(reached.get(name, frozenset()), where.get(name)),
         )
         for name, e in stats.items()
     ]
+
+
+def _lines_in(reached: frozenset[tuple[str, int]], location: Location | None) -> frozenset[int]:
+    if location is None:
+        return frozenset()
+    return frozenset(line for file, line in reached if file == location.file)
 
 
 # the user's flags that do not belong in a probe: what it makes, and where; and a host

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..occupancy import lost
 from ..options import ORIG, Options, split_config
+from ..report import LOOP_BODY
 from ..settings import KEEP
 from ..toolchain.compilers import gpu_target
 from ..toolchain.ptx import Entry, probe, ptxas_version
@@ -152,22 +153,34 @@ def _tighten(facts: Facts, lost: list[Entry], kernels: list[dict], last: bool) -
     (``last``: keep them as written); whether any kernel changed."""
     changed = False
     for e in lost:
-        loc = e.location
-        if loc is None:
-            continue
         for k in kernels:
             line = k.get("line")
             if k.get("status") != "rewritten" or not isinstance(line, int) or k.get("compiled"):
                 continue  # (a kernel of a header, or of a #line file: not the source's lines)
             if (k.get("registers") or {}).get("setting") != KEEP:
                 continue  # a kernel a tuning database gives no budget: as it was chosen
-            if not loc.first <= line <= loc.last:
+            if not _answers_for(e, k, line):
                 continue
             held = (k.get("registers") or {}).get("held")
             cap = -1 if last or held == 0 else (FIRST_CAP if held is None else held // 2)
             facts[(line, line)] = [None, cap]
             changed = True
     return changed
+
+
+def _answers_for(entry: Entry, kernel: dict, line: int) -> bool:
+    """Whether ``entry``'s registers count the rewritten ``kernel`` (on ``line``): a loop
+    body inside its construct's lines; a function (a routine, a callee) that has a line
+    among the entry's and its called functions' (inlined or called, its registers are
+    the entry's: ptxas counts none for a ``.func``)."""
+    loc = entry.location
+    if loc is None:
+        return False
+    if kernel.get("kind", LOOP_BODY) == LOOP_BODY:
+        return loc.first <= line <= loc.last
+    written = (kernel.get("bodies") or {}).get("original")
+    last = line + written.count("\n") if isinstance(written, str) else line
+    return any(line <= reached <= last for reached in entry.reached)
 
 
 def cache_marker(

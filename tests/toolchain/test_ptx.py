@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from accsat.toolchain.ptx import count_instructions, entry_locations
+from accsat.toolchain.ptx import count_instructions, entry_locations, reached_lines
 
 PTX = """
 .file 1 "<dummy>"
@@ -55,3 +55,49 @@ def test_launch_dimensions_give_the_block_size(tmp_path):
         None,
         None,
     ]
+
+
+CALLS = """
+.file 1 "k.c"
+.file 2 "h.h"
+.func (.param .f64 %value_out) leaf (.param .u64 %in_ar0);
+.visible .func (.param .f64 %value_out) outer (.param .u64 %in_ar0)
+{
+.loc 1 8 3
+call (%value_in),leaf,(%out_arg1);
+.loc 2 3 1
+}
+.func (.param .f64 %value_out) leaf (.param .u64 %in_ar0)
+{
+.loc 1 5 9
+ret;
+}
+.func unused (.param .u64 %in_ar0)
+{
+.loc 1 40 1
+}
+.entry main$_omp_fn$0 (.param .u64 %in_ar0)
+{
+.loc 1 13 1
+call.uni (%value_in),outer,(%out_arg1);
+.loc 1 15 1
+}
+.entry other$_omp_fn$1 (.param .u64 %in_ar0)
+{
+.loc 1 30 1
+}
+"""
+
+
+def test_an_entry_reaches_the_lines_of_the_functions_it_calls():
+    """What an entry's registers count: its lines, and those of every .func it calls,
+    directly or not (a device function's registers are its callers'); not the others'."""
+    reached = reached_lines(CALLS)
+    assert reached["main$_omp_fn$0"] == {
+        ("k.c", 13),
+        ("k.c", 15),
+        ("k.c", 8),
+        ("k.c", 5),
+        ("h.h", 3),
+    }
+    assert reached["other$_omp_fn$1"] == {("k.c", 30)}

@@ -97,6 +97,75 @@ def test_tighten_halves_the_values_held_then_keeps_as_written():
     assert with_caps.registers_for(25) == (None, None)
 
 
+def test_a_lost_entry_tightens_the_functions_it_reaches():
+    """A routine or callee has no registers of its own in ptxas's report: an entry that
+    lost a step tightens each rewritten function with a line among the entry's reached
+    lines (inlined, or a .func it calls), and not one it does not reach."""
+    lost = replace(entry("e", 48), reached=frozenset({12, 15, 44}))
+    keep = {"setting": "keep", "held": 8}
+    body = "{\n  return x[k] * t;\n}"  # the unit's lines: 40 .. 42 (its line + the body's)
+    kernels = [
+        {
+            "line": 40,
+            "kind": "routine",
+            "status": "rewritten",
+            "registers": keep,
+            "bodies": {"original": "double f(double *x)\n" + body},
+        },  # lines 40-43: reaches 44? no
+        {
+            "line": 42,
+            "kind": "callee",
+            "status": "rewritten",
+            "registers": keep,
+            "bodies": {"original": "static double g(double *x)\n" + body},
+        },  # 42-45: has 44
+        {
+            "line": 60,
+            "kind": "callee",
+            "status": "rewritten",
+            "registers": keep,
+            "bodies": {"original": "static double h(double *x)\n" + body},
+        },
+    ]
+    facts: ptxkeep.Facts = {}
+    assert ptxkeep._tighten(facts, [lost], kernels, last=False)
+    assert set(facts) == {(42, 42)} and facts[(42, 42)] == [None, 4]
+
+
+@needs_offload
+def test_probe_reaches_an_inlined_helper_and_a_called_routine(tmp_path):
+    src = tmp_path / "r.c"
+    src.write_text(ROUTINES)
+    (tmp_path / "work").mkdir()
+    found = probe(["gcc", *GPU], src, tmp_path / "work")
+    assert found is not None and len(found) == 1
+    reached = found[0].reached
+    assert 5 in reached  # interp's body, inlined into outer
+    assert 8 in reached  # outer, a .func the entry calls
+    assert 15 in reached  # the loop's own body
+
+
+ROUTINES = """#include <stdio.h>
+#pragma acc routine seq
+static double interp(const double *restrict x, int k, double t)
+{
+    return x[k] * t * t + x[k + 1] * t + x[k] * x[k + 1] + x[k] * t;
+}
+#pragma acc routine seq
+double outer(const double *x, int k, double t) { return interp(x, k, t) + interp(x, k + 1, t); }
+int main(void)
+{
+    double x[1000], y[1000];
+    for (int i = 0; i < 1000; i++) x[i] = i * 0.5;
+#pragma acc parallel loop copyin(x) copyout(y)
+    for (int i = 0; i < 998; i++)
+        y[i] = outer(x, i, 0.25);
+    printf("%g\\n", y[10]);
+    return 0;
+}
+"""
+
+
 def test_checked_rewrites_until_ptxas_finds_no_loss(monkeypatch, tmp_path):
     """Round by round: the written build's counts reach the rewrite; a lost entry caps the
     kernels in it; the rewrite that loses nothing is the outcome."""
