@@ -154,12 +154,15 @@ class SourceMap:
     def function_body(self, name: str, line: int) -> BodySpan | str:
         """The body of the function ``name`` defined on ``line`` (its name's line); a
         reason string when it cannot be mapped (a macro made the definition)."""
+        # the first ``name (`` of the line: a one-line recursive body calls it again later
         found = [
             k
-            for k in range(len(self.tokens))
-            if self.tokens[k].line == line and self.tokens[k].text == name
+            for k in range(len(self.tokens) - 1)
+            if self.tokens[k].line == line
+            and self.tokens[k].text == name
+            and self.tokens[k + 1].text == "("
         ]
-        if len(found) != 1:
+        if not found:
             return "function comes from a macro expansion"
         i: int | None = self._skip_group(found[0] + 1, "(", ")")
         depth = 0

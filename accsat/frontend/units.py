@@ -93,17 +93,20 @@ def function_units(
 
 def region_calls(body: c_ast.Node) -> set[str]:
     """Names a function's compute constructs call (the statement after each
-    ``parallel``/``kernels``/``target`` directive)."""
+    ``parallel``/``kernels``/``target`` directive); one walk of the body."""
     out: set[str] = set()
-    stack = [body]
+    stack: list[tuple[c_ast.Node, bool]] = [(body, False)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, c_ast.Compound):
+        node, inside = stack.pop()
+        if inside and isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            out.add(node.name.name)
+        regions: set[int] = set()
+        if not inside and isinstance(node, c_ast.Compound):
             items = node.block_items or []
             for pragma, stmt in zip(items, items[1:], strict=False):
                 if isinstance(pragma, c_ast.Pragma) and directives.parse(pragma.string).is_region:
-                    out |= _calls(stmt)
-        stack.extend(child for _, child in node.children())
+                    regions.add(id(stmt))
+        stack.extend((child, inside or id(child) in regions) for _, child in node.children())
     return out
 
 

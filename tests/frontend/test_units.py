@@ -188,13 +188,6 @@ def test_recursive_callee_is_a_unit(tmp_path):
     assert found["down"].loads == {"before": 5, "after": 2}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="accsat/frontend/source_map.py SourceMap.function_body (line ~157) looks for the "
-    "function's name among the tokens of its line and gives up unless it appears once: a "
-    "one-line recursive definition names itself twice and is kept with the wrong reason "
-    "'function comes from a macro expansion' (the decl's column would tell them apart)",
-)
 def test_one_line_recursive_callee_is_a_unit(tmp_path):
     one_line = RECURSIVE.replace(
         "{\n  if (k <= 0) return x[0] * x[0] + x[0];\n  return",
