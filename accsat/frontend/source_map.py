@@ -151,10 +151,13 @@ class SourceMap:
             first.start, last.end, first.line, last.line, first.text == "{", tuple(groups)
         )
 
-    def function_body(self, name: str, line: int) -> BodySpan | str:
-        """The body of the function ``name`` defined on ``line`` (its name's line); a
-        reason string when it cannot be mapped (a macro made the definition)."""
-        # the first ``name (`` of the line: a one-line recursive body calls it again later
+    def function_body(self, name: str, line: int, column: int = 0) -> BodySpan | str:
+        """The body of the function ``name`` defined on ``line`` (its name's line, at
+        ``column`` as pycparser counts: 1-based characters, 0 unknown); a reason string
+        when it cannot be mapped (a macro made the definition)."""
+        # ``name (`` on the line: the definition's, and calls of it or of it again on the
+        # same line (a one-line recursive body, an earlier function calling it); the one
+        # at the declaration's column, else the only one
         found = [
             k
             for k in range(len(self.tokens) - 1)
@@ -162,7 +165,9 @@ class SourceMap:
             and self.tokens[k].text == name
             and self.tokens[k + 1].text == "("
         ]
-        if not found:
+        at = [k for k in found if column and self._column(k) == column]
+        found = at if len(at) == 1 else found
+        if len(found) != 1:
             return "function comes from a macro expansion"
         i: int | None = self._skip_group(found[0] + 1, "(", ")")
         depth = 0
@@ -185,6 +190,11 @@ class SourceMap:
         if isinstance(groups, str):
             return groups
         return BodySpan(first.start, last.end, first.line, last.line, True, tuple(groups))
+
+    def _column(self, k: int) -> int:
+        """Token ``k``'s column, 1-based, counting characters as pycparser does."""
+        start = self.tokens[k].start
+        return start - self.text.rfind("\n", 0, start)
 
     def _skip_group(self, i: int, open_: str, close: str) -> int | None:
         """Index after the group that starts at token ``i`` (which must be ``open_``)."""

@@ -197,3 +197,24 @@ def test_one_line_recursive_callee_is_a_unit(tmp_path):
     found = _by_function(_rewrite(tmp_path, one_line))
     assert found["down"].reason != "function comes from a macro expansion"
     assert found["down"].loads == {"before": 5, "after": 2}
+
+
+CALLED_EARLIER_ON_ITS_LINE = """static double g(double x);
+double f(double x) { double y = g(x); { y = y + x; } return y; } double g(double x) { return x * x * 3.0 + x * x * 3.0 + x; }
+void k(int n, double *restrict a)
+{
+#pragma acc parallel loop
+    for (int i = 0; i < n; i++)
+        a[i] = g(a[i]) + f(a[i]);
+}
+"""
+
+
+def test_a_function_called_earlier_on_its_line_is_found_at_its_own_name(tmp_path):
+    """``g (`` is on the definition's line twice: f's call of it first, then g's own
+    name; g's body is the one after its name (the declaration's column), and f's inner
+    block is left alone (taking the first ``g (`` spliced g's rewrite into f)."""
+    result = _rewrite(tmp_path, CALLED_EARLIER_ON_ITS_LINE, "accsat")
+    assert "double f(double x) { double y = g(x); { y = y + x; } return y; }" in result.text
+    g = _by_function(result)["g"]
+    assert g.status == "rewritten" and g.ops["after"] < g.ops["before"]
