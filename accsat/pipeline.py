@@ -10,12 +10,14 @@ import contextlib
 import functools
 import gc
 import math
+import operator
 import os
 import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import cast
 
 from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
@@ -45,7 +47,7 @@ from .settings import environment
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
-from .toolchain.share import MEASURE, Share
+from .toolchain.share import BODIES, DONE, HELLO, KERNEL, VERDICT, Share
 from .verify import reread, typecheck
 from .verify.reread import Expected
 
@@ -149,20 +151,23 @@ def rewrite_file(
 
 def help_rewrite(path: Path, options: Options, share: Share, deadline: float | None = None) -> None:
     """The helper's side of a shared file (toolchain/share.py): rewrite the kernels it
-    takes from the queue and send each result to the lead, after its pid and the digest
-    of what it loaded; then the re-read checks of its kernels the lead sends bodies for."""
+    takes from the queue and send each result to the lead; then the re-read checks of
+    those the lead sends bodies for."""
     with paused_gc():
         loaded, one = prepare(path, options, deadline)
-        share.send((os.getpid(), loaded.digest))
+        share.send(HELLO, os.getpid(), loaded.digest)
         order = largest_first(loaded)
         mine: dict[int, KernelResult] = {}
         while (position := share.claim()) is not None and position < len(order):
             i = order[position]
             mine[i] = one(i)
-            share.send((i, mine[i]))
-        bodies = share.next_message()
-        for i, body in bodies.items() if isinstance(bodies, dict) else ():
-            share.send((REREAD, i, _reread_now(loaded, i, body, mine[i][2])))
+            share.send(KERNEL, i, mine[i])
+        share.send(DONE)
+        message = share.next_message()
+        if message is not None and message[0] == BODIES:
+            for i, body in message[1].items():
+                if i in mine:
+                    share.send(VERDICT, i, _reread_now(loaded, i, body, mine[i][2]))
 
 
 def largest_first(loaded: LoadedFile) -> list[int]:
@@ -176,45 +181,32 @@ def largest_first(loaded: LoadedFile) -> list[int]:
     return sorted(range(len(loaded.kernels)), key=lambda i: (-size(i), i))
 
 
-REREAD = "reread"  # a helper's message: a re-read check's verdict
-
-
 def _shared(
     loaded: LoadedFile,
     one: Callable[[int], KernelResult],
     share: Share,
     progress: Callable[[int, int], None] | None,
 ) -> tuple[list[KernelResult], set[int]]:
-    """The lead's side: every kernel's result, the helper's where it sent one first, and
-    the kernels whose results are the helper's."""
+    """The lead's side: every kernel's result, the helper's for those it took and
+    answered, and the kernels whose results are the helper's."""
     total = len(loaded.kernels)
     order = largest_first(loaded)
     done: dict[int, KernelResult] = {}
-    helped: set[int] = set()
-
-    def collect() -> None:
-        for message in share.received():
-            if not isinstance(message, tuple) or len(message) != 2:
-                continue
-            if share.peer is None:
-                pid, digest = message
-                share.peer = pid if digest == loaded.digest else -1  # -1: another text
-            elif share.peer > 0 and message[0] not in done:
-                i, done[i] = message
-                helped.add(i)
-        if progress is not None:
-            progress(min(len(done), total - 1), total)
-
     while (position := share.claim()) is not None and position < total:
         i = order[position]
         done[i] = one(i)
-        collect()
+        share.collect(loaded.digest)
+        if progress is not None:
+            progress(min(len(done) + len(share.kernels), total - 1), total)
+    helped: set[int] = set()
     for i in order:  # taken by the helper: its answer while it works, else done here
-        collect()
-        while i not in done and share.working():
-            share.wait(MEASURE)
-            collect()
-        if i not in done:
+        if i in done:
+            continue
+        share.wait_for(functools.partial(operator.contains, share.kernels, i), loaded.digest)
+        if i in share.kernels:
+            done[i] = cast(KernelResult, share.kernels[i])
+            helped.add(i)
+        else:
             done[i] = one(i)
     return [done[i] for i in range(total)], helped
 
@@ -226,27 +218,18 @@ def _shared_verdicts(
     helped: set[int],
 ) -> dict[int, str]:
     """The re-read verdicts of ``jobs`` (kernel: its body, what it must read as): the
-    helper checks the kernels it rewrote while the lead checks the others; what it does
-    not answer while it works is checked here."""
+    helper checks the kernels it rewrote, once it takes no more kernels, while the lead
+    checks the others; what it does not answer while it works is checked here."""
+    share.collect(loaded.digest)
     theirs = {i: body for i, (body, _) in jobs.items() if i in helped}
-    if theirs and share.working():
-        share.send(theirs)
-    else:
+    if not (theirs and share.finished and share.send(BODIES, theirs)):
         theirs = {}
     verdicts = {i: _reread_now(loaded, i, *job) for i, job in jobs.items() if i not in theirs}
-
-    def collect() -> None:
-        for message in share.received():
-            if isinstance(message, tuple) and len(message) == 3 and message[0] == REREAD:
-                verdicts.setdefault(message[1], message[2])
-
     for i in theirs:
-        collect()
-        while i not in verdicts and share.working():
-            share.wait(MEASURE)
-            collect()
-        if i not in verdicts:
-            verdicts[i] = _reread_now(loaded, i, *jobs[i])
+        share.wait_for(functools.partial(operator.contains, share.verdicts, i), loaded.digest)
+        if i not in share.verdicts:
+            share.verdicts[i] = _reread_now(loaded, i, *jobs[i])
+        verdicts[i] = share.verdicts[i]
     return verdicts
 
 

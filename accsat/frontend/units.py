@@ -93,18 +93,22 @@ def function_units(
 
 def region_calls(body: c_ast.Node) -> set[str]:
     """Names a function's compute constructs call (the statement after each
-    ``parallel``/``kernels``/``target`` directive); one walk of the body."""
+    ``parallel``/``kernels``/``target`` directive and the directives after it, such as
+    ``acc loop``); one walk of the body."""
     out: set[str] = set()
     stack: list[tuple[c_ast.Node, bool]] = [(body, False)]
     while stack:
         node, inside = stack.pop()
-        if inside and isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
-            out.add(node.name.name)
+        if inside and (name := _called(node)) is not None:
+            out.add(name)
         regions: set[int] = set()
         if not inside and isinstance(node, c_ast.Compound):
             items = node.block_items or []
-            for pragma, stmt in zip(items, items[1:], strict=False):
+            for k, pragma in enumerate(items):
                 if isinstance(pragma, c_ast.Pragma) and directives.parse(pragma.string).is_region:
+                    stmt = next(
+                        (s for s in items[k + 1 :] if not isinstance(s, c_ast.Pragma)), None
+                    )
                     regions.add(id(stmt))
         stack.extend((child, inside or id(child) in regions) for _, child in node.children())
     return out
@@ -128,10 +132,17 @@ def _calls(node: c_ast.Node) -> set[str]:
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID):
-            out.add(n.name.name)
+        if (name := _called(n)) is not None:
+            out.add(name)
         stack.extend(child for _, child in n.children())
     return out
+
+
+def _called(node: c_ast.Node) -> str | None:
+    """The function a call names (None: not a call, or a call through a pointer)."""
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+        return node.name.name
+    return None
 
 
 def _function_name(ext: c_ast.Node) -> str | None:

@@ -22,7 +22,8 @@ from . import process
 PTXAS_TIMEOUT = 600.0  # seconds for ``ptxas -v`` on one module
 
 _ENTRY = re.compile(r"^\.entry\s+(?P<name>[^\s(]+)")
-_FUNC = re.compile(r"^\.(?:visible\s+)?\.?func\b")
+# a device function's header (its return parameters, if any, before the name)
+_FUNC = re.compile(r"^(?:\.(?:visible|extern|weak)\s+)*\.func\s+(?:\([^)]*\)\s*)?(?P<name>[^\s(]+)")
 _INSTR = re.compile(r"^\s*(?:@!?%\w+\s+)?(?P<op>[a-z][a-z0-9_]*)(?P<suffix>\.[\w.]+)?\b")
 _PTXAS_ENTRY = re.compile(r"Compiling entry function '(?P<name>[^']+)'")
 _PTXAS_SPILL = re.compile(r"(?P<stores>\d+) bytes spill stores, (?P<loads>\d+) bytes spill loads")
@@ -261,10 +262,6 @@ def entry_locations(ptx: str) -> dict[str, Location]:
 # the entry calls: ptxas then counts no registers for it, its registers are the calling
 # entry's.  So what an entry's registers answer for is every line of the entry and of the
 # functions it calls, directly or not.
-
-_FUNC_NAME = re.compile(
-    r"^\.(?:visible\s+|extern\s+|weak\s+)*\.?func\s+(?:\([^)]*\)\s*)?(?P<name>[^\s(]+)"
-)
 _CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?(?P<name>[A-Za-z_$.%][\w$.]*)")
 
 
@@ -282,7 +279,7 @@ def reached_lines(ptx: str) -> dict[str, frozenset[tuple[str, int]]]:
             files[m.group("n")] = m.group("name")
             continue
         text = line.strip()
-        head = _ENTRY.match(text) or _FUNC_NAME.match(text)
+        head = _ENTRY.match(text) or _FUNC.match(text)
         if head and not text.endswith(";"):
             current = head.group("name")
             lines.setdefault(current, set())

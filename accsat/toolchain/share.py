@@ -5,15 +5,18 @@ kernels are rewritten independently of each other (``pipeline.prepare``).  So th
 compile server may give a request to two of its waiting children (``server.py``):
 both load the file; each takes the next kernel from one queue, a pipe filled before
 either starts with the positions 0, 1, 2, ... (a read of 4 bytes from a pipe is
-atomic: each position is taken once); the helper sends each result to the lead
-through a second pipe.  The lead puts them in kernel order, so its file is the one a
-serial rewrite gives; what the helper took but has not answered once the queue is
-empty (a helper slowed by other work, or dead) the lead rewrites itself, so a helper
-can make a file faster and never slower.  The helper's first message is its pid and
-the digest of what it loaded: a file edited between the two loads gives the lead's
-alone.  Then, through a third pipe, the lead sends the helper the bodies (as the
-compiler reads them) of the kernels it rewrote, for their re-read checks, and takes
-the verdicts back the same way.
+atomic: each position is taken once); the helper sends each result to the lead.  The
+lead puts them in kernel order, so its file is the one a serial rewrite gives; what
+the helper took but has not answered once the queue is empty, the lead waits for
+while the helper works, and otherwise (a helper slowed by other work, or dead)
+rewrites itself: a helper can make a file faster and never much slower.
+
+The messages, tagged, in order: the helper's HELLO (its pid and the digest of what it
+loaded: a file edited between the two loads gives the lead's alone), a KERNEL per
+kernel it took, DONE once the queue is empty; then the lead's BODIES (the kernels the
+helper rewrote, as the compiler reads them) and a VERDICT of the re-read check of
+each.  The lead sends only after DONE: from then on the helper only reads until it
+has the bodies, so neither waits on a full pipe the other is not reading.
 """
 
 from __future__ import annotations
@@ -25,25 +28,42 @@ import pickle
 import select
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-POSITIONS = 4096  # queued positions (16 KiB: well within a pipe's buffer); past them: the lead's
+POSITIONS = 4096  # queued positions (16 KiB); those a pipe cannot hold are the lead's
 _POSITION = struct.Struct("<I")
 _LENGTH = struct.Struct("<Q")
 MEASURE = 0.1  # seconds over which a helper's use of its core is judged
+PIPE_SIZE = 1 << 20  # asked for the answers' pipes: a kernel's result is tens of KiB
+
+HELLO, KERNEL, DONE, BODIES, VERDICT = "hello", "kernel", "done", "bodies", "verdict"
 
 
 def task_queue() -> int:
-    """The read end of a pipe holding the positions 0 .. POSITIONS-1 (its write end closed)."""
+    """The read end of a pipe holding the positions 0, 1, ... (as many of the first
+    POSITIONS as it takes without blocking), its write end closed."""
     read, write = os.pipe()
     try:
+        os.set_blocking(write, False)
         data = b"".join(_POSITION.pack(p) for p in range(POSITIONS))
-        while data:
-            data = data[os.write(write, data) :]
+        with contextlib.suppress(BlockingIOError):
+            while data:
+                data = data[os.write(write, data) :]
     finally:
         os.close(write)
     return read
+
+
+def pipes() -> tuple[list[int], list[int]]:
+    """The fds of a new share: the lead's (tasks, inbox, outbox) and the helper's."""
+    tasks = task_queue()
+    lead_in, helper_out = os.pipe()
+    helper_in, lead_out = os.pipe()
+    for fd in (lead_in, helper_in):
+        with contextlib.suppress(OSError, AttributeError):
+            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    return [tasks, lead_in, lead_out], [os.dup(tasks), helper_in, helper_out]
 
 
 def idle_cores() -> int:
@@ -52,7 +72,7 @@ def idle_cores() -> int:
     try:
         with open("/proc/stat", "rb") as f:
             running = next(int(line.split()[1]) for line in f if line.startswith(b"procs_running"))
-        return len(os.sched_getaffinity(0)) - running + 1
+        return max(0, len(os.sched_getaffinity(0)) - running + 1)
     except (OSError, StopIteration, ValueError, AttributeError):
         return 0
 
@@ -60,36 +80,43 @@ def idle_cores() -> int:
 @dataclass
 class Share:
     """One side's ends: ``tasks`` (the queue, both read it), ``inbox`` (what the other
-    side sends) and ``outbox`` (what this side sends)."""
+    side sends) and ``outbox`` (what this side sends); on the lead's side, what the
+    helper has said so far (``collect``)."""
 
     tasks: int
     inbox: int
     outbox: int
-    peer: int | None = None  # the helper's pid, once it said it loaded the lead's text
+    peer: int | None = None  # the helper's pid once it said hello; -1: it loaded another text
+    finished: bool = False  # the helper said DONE: it takes no more kernels
+    kernels: dict[int, object] = field(default_factory=dict)  # the helper's results
+    verdicts: dict[int, str] = field(default_factory=dict)  # its re-read verdicts
     _buffer: bytearray = field(default_factory=bytearray)
     _open: bool = True  # the other side has not hung up
-    _seen: tuple[float, float] | None = None  # (when, the helper's CPU seconds) last looked at
 
     def claim(self) -> int | None:
         """The next position of the queue; None once it is empty."""
         data = os.read(self.tasks, _POSITION.size)
         return _POSITION.unpack(data)[0] if len(data) == _POSITION.size else None
 
-    def send(self, message: object) -> None:
-        """One message to the other side."""
+    def send(self, *message: object) -> bool:
+        """One message to the other side; False if it is gone."""
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(_LENGTH.pack(len(data)) + data)
-        while view:
-            view = view[os.write(self.outbox, view) :]
+        try:
+            while view:
+                view = view[os.write(self.outbox, view) :]
+        except OSError:
+            self._open = False
+            return False
+        return True
 
-    def received(self) -> Iterator[object]:
+    def received(self) -> Iterator[tuple]:
         """The other side's messages that have arrived (waiting for none)."""
         if self._open:
-            flags = fcntl.fcntl(self.inbox, fcntl.F_GETFL)
-            fcntl.fcntl(self.inbox, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+            os.set_blocking(self.inbox, False)
             while True:
                 try:
-                    chunk = os.read(self.inbox, 1 << 20)
+                    chunk = os.read(self.inbox, PIPE_SIZE)
                 except BlockingIOError:
                     break
                 if not chunk:
@@ -103,13 +130,15 @@ class Share:
             data = bytes(self._buffer[_LENGTH.size : _LENGTH.size + n])
             del self._buffer[: _LENGTH.size + n]
             try:
-                yield pickle.loads(data)
-            except Exception:  # a side that died mid-message: what it sent is not used
+                message = pickle.loads(data)
+            except Exception:  # a side that died mid-message: nothing more from it is used
                 self._open = False
                 self._buffer.clear()
                 return
+            if isinstance(message, tuple) and message:
+                yield message
 
-    def next_message(self) -> object | None:
+    def next_message(self) -> tuple | None:
         """The other side's next message, waiting for it; None once it hung up."""
         while True:
             for message in self.received():
@@ -118,40 +147,52 @@ class Share:
                 return None
             select.select([self.inbox], [], [])
 
-    def wait(self, seconds: float) -> None:
-        """Until the other side sends something, or ``seconds``."""
-        if self._open:
-            select.select([self.inbox], [], [], seconds)
+    # -- the lead's side ------------------------------------------------------------------
+    def collect(self, digest: bytes) -> None:
+        """What the helper sent since the last call (``digest``: of what the lead loaded)."""
+        for tag, *rest in self.received():
+            if tag == HELLO and self.peer is None:
+                pid, theirs = rest
+                self.peer = pid if theirs == digest else -1
+            elif self.peer is None or self.peer < 0:
+                continue
+            elif tag == KERNEL:
+                self.kernels.setdefault(rest[0], rest[1])
+            elif tag == DONE:
+                self.finished = True
+            elif tag == VERDICT:
+                self.verdicts.setdefault(rest[0], rest[1])
 
-    def working(self) -> bool:
-        """Whether the helper is still there and ran at least half the time since the last
-        call (a helper that other work keeps from a core is not waited for)."""
+    def wait_for(self, answered: Callable[[], bool], digest: bytes) -> None:
+        """Collect until ``answered()``, while the helper works: not once it is gone or
+        ran under half the time over the last MEASURE seconds (other work has its core)."""
+        self.collect(digest)
+        base = self._cpu()
+        while not answered() and base is not None:
+            if self._open:
+                select.select([self.inbox], [], [], MEASURE)
+            self.collect(digest)
+            now = self._cpu()
+            if now is None or answered():
+                return
+            if now[0] - base[0] >= MEASURE:
+                if now[1] - base[1] < 0.5 * (now[0] - base[0]):
+                    return
+                base = now
+
+    def _cpu(self) -> tuple[float, float] | None:
+        """(now, the helper's CPU seconds); None when it is gone or not known."""
         if not self._open or self.peer is None or self.peer <= 0:
-            return False
+            return None
         try:
             with open(f"/proc/{self.peer}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
-            cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return False
-        now, last = time.monotonic(), self._seen
-        if last is None:
-            self._seen = (now, cpu)
-            return True
-        if now - last[0] < MEASURE:
-            return True
-        self._seen = (now, cpu)
-        return (cpu - last[1]) / (now - last[0]) >= 0.5
+        except OSError:
+            return None
+        ticks = int(fields[11]) + int(fields[12])
+        return time.monotonic(), ticks / os.sysconf("SC_CLK_TCK")
 
     def close(self) -> None:
         for fd in (self.tasks, self.inbox, self.outbox):
             with contextlib.suppress(OSError):
                 os.close(fd)
-
-
-def pipes() -> tuple[list[int], list[int]]:
-    """The fds of a new share: the lead's (tasks, inbox, outbox) and the helper's."""
-    tasks = task_queue()
-    lead_in, helper_out = os.pipe()
-    helper_in, lead_out = os.pipe()
-    return [tasks, lead_in, lead_out], [os.dup(tasks), helper_in, helper_out]

@@ -94,6 +94,11 @@ class Child:
     ready: bool = False
     answer: bytearray = field(default_factory=bytearray)
 
+    @property
+    def free(self) -> bool:
+        """Neither answering nor helping with a request (warming up, or waiting)."""
+        return self.job is None and self.helping is None
+
 
 class Server:
     def __init__(self, where: Path, key: str, idle: float, lock_fd: int):
@@ -208,9 +213,6 @@ class Server:
         self.close(job)
 
     def reply(self, job: Job, answer: dict) -> None:
-        for child in list(self.children.values()):  # its helper has nothing more to give
-            if child.helping is job:
-                self.reap(child, kill=True)
         with contextlib.suppress(OSError):
             job.conn.settimeout(READ_WAIT)
             client.send_frame(job.conn, json.dumps(answer).encode())
@@ -231,13 +233,15 @@ class Server:
                 job = child.job
                 self.reap(child, kill=True)
                 self.reply(job, timed_out(job.path, job.timeout))
+            elif child.helping is not None and child.helping.deadline <= now:
+                self.reap(child, kill=True)  # (it ends by itself once its lead has: EOF)
 
     # -- children ----------------------------------------------------------------------------
     def spawn(self) -> None:
         """A child warming or waiting for each queued request, and SPARES more once no
         request runs and PRELOAD is done (earlier, they would take a running request's
         time, and each would import what the server is about to import for all)."""
-        idle = sum(1 for c in self.children.values() if c.job is None and c.helping is None)
+        idle = sum(1 for c in self.children.values() if c.free)
         want = len(self.queue) - idle
         if not self.busy() and not self.preload:
             want = max(want, SPARES - idle)
@@ -275,8 +279,9 @@ class Server:
             payload = client.recv_frame(sock) if role else None
             if payload is not None:
                 share = Share(fds[0], fds[1], fds[2]) if len(fds) == 3 else None
-                if role == HELP and share is not None:
-                    help_one(pickle.loads(payload), share)
+                if role == HELP:
+                    if share is not None:  # (without its pipes a helper has nothing to do)
+                        help_one(pickle.loads(payload), share)
                 else:
                     answer = serve_one(pickle.loads(payload), share)
                     write_all(sock.fileno(), json.dumps(answer).encode())
@@ -308,9 +313,7 @@ class Server:
                 self.fail("its children die while importing the pipeline")
 
     def waiting(self) -> list[Child]:
-        return [
-            c for c in self.children.values() if c.ready and c.job is None and c.helping is None
-        ]
+        return [c for c in self.children.values() if c.ready and c.free]
 
     def dispatch(self) -> None:
         for child in self.waiting():

@@ -218,3 +218,12 @@ def test_a_function_called_earlier_on_its_line_is_found_at_its_own_name(tmp_path
     assert "double f(double x) { double y = g(x); { y = y + x; } return y; }" in result.text
     g = _by_function(result)["g"]
     assert g.status == "rewritten" and g.ops["after"] < g.ops["before"]
+
+
+def test_region_calls_after_the_directives_of_a_construct():
+    """``acc parallel`` then ``acc loop`` then the loop: the loop's calls are the region's."""
+    ast = c_parser.CParser().parse(
+        "void k(int n, double *a) {\n#pragma acc parallel\n#pragma acc loop\n"
+        "for (int i = 0; i < n; i++) a[i] = g(a[i]);\nh(a);\n}"
+    )
+    assert units.region_calls(ast.ext[0].body) == {"g"}

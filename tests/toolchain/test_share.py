@@ -11,10 +11,22 @@ from pathlib import Path
 
 import pytest
 
+from accsat import pipeline
 from accsat.frontend.load import load
 from accsat.options import Options
 from accsat.pipeline import largest_first, prepare, rewrite_file
-from accsat.toolchain.share import POSITIONS, Share, idle_cores, pipes, task_queue
+from accsat.toolchain.share import (
+    BODIES,
+    DONE,
+    HELLO,
+    KERNEL,
+    POSITIONS,
+    VERDICT,
+    Share,
+    idle_cores,
+    pipes,
+    task_queue,
+)
 
 KERNELS = """
 void f(int n, double *restrict a, const double *restrict b, double c)
@@ -79,19 +91,20 @@ def test_a_helped_file_is_the_serial_file(source: Path):
 
 
 def test_the_helper_answers_kernels_then_rereads(source: Path):
-    """What a helper sends: its pid and digest, then (index, result) per kernel it took;
-    given the bodies of some of them (as the compiler reads them: no macros here), a
-    re-read verdict for each ("": the body is the extracted program)."""
+    """What a helper sends: hello (its pid and digest), a result per kernel it took,
+    done; given the bodies of some of them (as the compiler reads them: no macros here),
+    a re-read verdict for each ("": the body is the extracted program)."""
     lead, proc = _helper(source)
-    messages = [lead.next_message() for _ in range(7)]
-    assert messages[0] == (proc.pid, load(source).digest)
-    results = dict(messages[1:])
+    messages = [lead.next_message() for _ in range(8)]
+    assert messages[0] == (HELLO, proc.pid, load(source).digest)
+    assert messages[-1] == (DONE,)
+    results = {i: r for tag, i, r in messages[1:-1] if tag == KERNEL}
     assert sorted(results) == list(range(6))  # alone, it took them all
-    lead.send({i: results[i][1].text for i in (0, 3)})
+    assert lead.send(BODIES, {i: results[i][1].text for i in (0, 3)})
     verdicts = [lead.next_message(), lead.next_message()]
     proc.wait(timeout=60)
     lead.close()
-    assert verdicts == [("reread", 0, ""), ("reread", 3, "")]
+    assert verdicts == [(VERDICT, 0, ""), (VERDICT, 3, "")]
 
 
 DIES = HELPER.replace("help_rewrite(", "os._exit(3)\nhelp_rewrite(")
@@ -140,25 +153,57 @@ def test_idle_cores_is_a_count():
     assert 0 <= idle_cores() <= len(os.sched_getaffinity(0))
 
 
-def test_the_lead_uses_what_the_helper_sent(source: Path, monkeypatch):
-    """A helper (played by this test) took every kernel and answered each: the lead
-    rewrites none itself, and its file is the serial one."""
-    serial = rewrite_file(source, Options())
+def _played_helper(source: Path, digest: bytes | None = None, done: bool = True):
+    """The lead's share, and the helper's side played here: it took every kernel and
+    answered each (the kernels' results computed here), then said done (if ``done``)."""
     lead, helping = pipes()
     helper = Share(*helping)
     loaded, one = prepare(source, Options())
-    helper.send((os.getpid(), loaded.digest))
+    helper.send(HELLO, os.getpid(), loaded.digest if digest is None else digest)
     while (position := helper.claim()) is not None and position < 6:
         i = largest_first(loaded)[position]
-        helper.send((i, one(i)))
+        helper.send(KERNEL, i, one(i))
+    if done:
+        helper.send(DONE)
+    return Share(*lead), helper
 
-    def not_here(*_args, **_kw):
-        raise AssertionError("the lead rewrote a kernel the helper answered")
 
-    monkeypatch.setattr("accsat.pipeline.rewrite_kernel", not_here)
+def _not_here(*_args, **_kw):
+    raise AssertionError("the lead rewrote a kernel the helper answered")
+
+
+@pytest.mark.parametrize("done", [True, False])
+def test_the_lead_uses_what_the_helper_sent(source: Path, monkeypatch, done: bool):
+    """A helper took every kernel and answered each: the lead rewrites none itself and
+    its file is the serial one; it sends the helper their bodies for the re-read only
+    once the helper said it takes no more kernels (before, the helper may be writing)."""
+    serial = rewrite_file(source, Options())
+    lead, helper = _played_helper(source, done=done)
+    monkeypatch.setattr("accsat.pipeline.rewrite_kernel", _not_here)
     try:
-        shared = rewrite_file(source, Options(), share=Share(*lead))
+        shared = rewrite_file(source, Options(), share=lead)
+        told = list(helper.received())
     finally:
         helper.close()
-        Share(*lead).close()
+        lead.close()
     assert shared.text == serial.text
+    if done:
+        assert [tag for tag, *_ in told] == [BODIES] and sorted(told[0][1]) == list(range(6))
+    else:
+        assert told == []
+
+
+def test_a_helper_that_loaded_another_text_is_not_used(source: Path, monkeypatch):
+    serial = rewrite_file(source, Options())
+    lead, helper = _played_helper(source, digest=b"another text")
+    calls = []
+    real = pipeline.rewrite_kernel
+    monkeypatch.setattr(
+        "accsat.pipeline.rewrite_kernel", lambda *a, **k: calls.append(1) or real(*a, **k)
+    )
+    try:
+        shared = rewrite_file(source, Options(), share=lead)
+    finally:
+        helper.close()
+        lead.close()
+    assert shared.text == serial.text and len(calls) == 6  # every kernel rewritten here

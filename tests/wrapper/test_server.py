@@ -353,9 +353,11 @@ def test_a_request_shared_only_with_idle_cores(tmp_path, monkeypatch, idle):
         assert (hrole, hrequest) == (srv.HELP, b"request")
         mine, theirs = Share(*fds), Share(*hfds)
         assert {mine.claim(), theirs.claim()} == {0, 1}
-        theirs.send((1, "answer"))
-        mine.send("bodies")
-        assert (mine.next_message(), theirs.next_message()) == ((1, "answer"), "bodies")
+        assert theirs.send("kernel", 1, "answer") and mine.send("bodies", {})
+        assert (mine.next_message(), theirs.next_message()) == (
+            ("kernel", 1, "answer"),
+            ("bodies", {}),
+        )
     finally:
         server.children.clear()
         server.listener.close()
