@@ -118,7 +118,10 @@ def rewrite_file(
         else:
             results, helped = _shared(loaded, one, share, progress)
         results = _read_in_place(loaded, results, options)
-        results = reread_check(loaded, results, options, (share, helped) if share else None)
+        if share is None:
+            results = reread_check(loaded, results, options)
+        else:  # the helper checks the kernels it rewrote
+            results = reread_check(loaded, results, options, shared=(share, helped))
         results = type_check(loaded, results, options)
     if progress is not None:
         progress(total, total)
