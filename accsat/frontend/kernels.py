@@ -86,6 +86,7 @@ class _Finder:
         self.address_taken: frozenset[str] = frozenset()
         self.kernels: list[tuple[_Loop, str, str, frozenset[str]]] = []
         self.fors_by_line: dict[tuple[str, int], list[c_ast.For]] = {}
+        self.calls: set[str] = set()  # the functions the file's functions call, by name
 
     # -- file and function level -------------------------------------------------
     def file(self, ast: c_ast.FileAST) -> None:
@@ -99,7 +100,9 @@ class _Finder:
         decl, params = _signature(fn)
         self.symbols.declare(decl, self.symbols.scope, "func")
         self.function = fn.decl.name
-        self.address_taken = frozenset(_address_taken(fn.body))
+        taken, calls = _body_names(fn.body)
+        self.address_taken = frozenset(taken)
+        self.calls |= calls
         scope = self.symbols.scope.child()
         for p in params:
             self.symbols.declare(p, scope, "param")
@@ -264,11 +267,17 @@ def _file(node: c_ast.Node) -> str:
 
 
 def _address_taken(body: c_ast.Node) -> set[str]:
-    """Names whose address ``&`` takes somewhere in ``body`` (iterative: an expression
-    may be thousands of terms deep): ``&x``, ``&s.f``, ``&a[i]`` of an array ``a``; not
-    the pointer of ``&p[i]`` or ``&p->f``, whose address stays untaken (an array or a
-    struct lives in memory anyway)."""
+    """Names whose address ``&`` takes somewhere in ``body`` (``_body_names``)."""
+    return _body_names(body)[0]
+
+
+def _body_names(body: c_ast.Node) -> tuple[set[str], set[str]]:
+    """Names whose address ``&`` takes somewhere in ``body``, and the functions it calls
+    by name (iterative: an expression may be thousands of terms deep). Taken: ``&x``,
+    ``&s.f``, ``&a[i]`` of an array ``a``; not the pointer of ``&p[i]`` or ``&p->f``,
+    whose address stays untaken (an array or a struct lives in memory anyway)."""
     names: set[str] = set()
+    calls: set[str] = set()
     stack = [body]
     while stack:
         node = stack.pop()
@@ -278,8 +287,10 @@ def _address_taken(body: c_ast.Node) -> set[str]:
                 target = target.name
             if isinstance(target, c_ast.ID):
                 names.add(target.name)
+        elif isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID):
+            calls.add(node.name.name)
         stack.extend(child for _, child in node.children())
-    return names
+    return names, calls
 
 
 def find_kernels(
@@ -322,7 +333,10 @@ def find_kernels(
         if file != main_file and file in headers:
             kernels[-1].header = file
     with_kernels = {k.function for k in kernels}
-    kernels += _function_units(ast, symbols, source, main_file, with_kernels, headers)
+    if finder.calls & set(symbols.functions) or units.marked_functions(ast):
+        # (else no function of the file is called or marked: none is a unit, and a file
+        # without callees pays for no search)
+        kernels += _function_units(ast, symbols, source, main_file, with_kernels, headers)
     kernels.sort(
         key=lambda k: (k.header != "", k.header, k.line, k.loop.coord.column if k.loop.coord else 0)
     )
