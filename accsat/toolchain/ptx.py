@@ -223,38 +223,14 @@ class Location:
     last: int  # highest
 
 
-def entry_locations(ptx: str) -> dict[str, Location]:
-    """Where each ``.entry`` comes from; entries without .loc lines (no -g) are absent."""
-    files: dict[str, str] = {}
-    locs: dict[str, list[tuple[str, int]]] = {}
-    current: list[tuple[str, int]] | None = None
-    for line in ptx.splitlines():
-        m = _FILE.match(line)
-        if m:
-            files[m.group("n")] = m.group("name")
-            continue
-        text = line.strip()
-        m = _ENTRY.match(text)
-        if m and not text.endswith(";"):
-            current = locs.setdefault(m.group("name"), [])
-            continue
-        if _FUNC.match(text) and not text.endswith(";"):
-            current = None
-            continue
-        m = _LOC.match(line)
-        if m and current is not None:
-            current.append((m.group("n"), int(m.group("line"))))
-    out: dict[str, Location] = {}
-    for name, entries in locs.items():
-        entries = [(files.get(n, "?"), ln) for n, ln in entries if ln > 0]
-        if not entries:
-            continue
-        main = Counter(f for f, _ in entries).most_common(1)[0][0]
-        lines = [ln for f, ln in entries if f == main]
-        last_file, last_line = entries[-1]
-        directive = last_line if last_file == main else min(lines)
-        out[name] = Location(main, directive, min(lines), max(lines))
-    return out
+@dataclass
+class _Function:
+    """One ``.entry`` or ``.func`` of a PTX module: its .loc lines in order, (file, line),
+    and the functions it calls by name."""
+
+    entry: bool
+    locs: list[tuple[str, int]] = field(default_factory=list)
+    calls: set[str] = field(default_factory=set)
 
 
 # A device function (``acc routine``, ``declare target``, a static helper) is either
@@ -265,14 +241,11 @@ def entry_locations(ptx: str) -> dict[str, Location]:
 _CALL = re.compile(r"\bcall(?:\.uni)?\s+(?:\([^)]*\)\s*,\s*)?(?P<name>[A-Za-z_$.%][\w$.]*)")
 
 
-def reached_lines(ptx: str) -> dict[str, frozenset[tuple[str, int]]]:
-    """Each ``.entry``'s source lines, (file, line), with those of every ``.func`` it
-    calls, directly or through other functions."""
+def _functions(ptx: str) -> dict[str, _Function]:
+    """The module's entries and functions, their .loc lines naming files by name."""
     files: dict[str, str] = {}
-    lines: dict[str, set[tuple[str, int]]] = {}
-    calls: dict[str, set[str]] = {}
-    entries: list[str] = []
-    current: str | None = None
+    found: dict[str, _Function] = {}
+    current: _Function | None = None
     for line in ptx.splitlines():
         m = _FILE.match(line)
         if m:
@@ -281,28 +254,47 @@ def reached_lines(ptx: str) -> dict[str, frozenset[tuple[str, int]]]:
         text = line.strip()
         head = _ENTRY.match(text) or _FUNC.match(text)
         if head and not text.endswith(";"):
-            current = head.group("name")
-            lines.setdefault(current, set())
-            calls.setdefault(current, set())
-            if text.startswith(".entry"):
-                entries.append(current)
+            current = found.setdefault(head.group("name"), _Function(text.startswith(".entry")))
             continue
         if current is None:
             continue
         m = _LOC.match(line)
-        if m and int(m.group("line")) > 0:
-            lines[current].add((m.group("n"), int(m.group("line"))))
+        if m:
+            current.locs.append((m.group("n"), int(m.group("line"))))
         elif (c := _CALL.search(text)) is not None:
-            calls[current].add(c.group("name"))
+            current.calls.add(c.group("name"))
+    for f in found.values():
+        f.locs = [(files.get(n, "?"), ln) for n, ln in f.locs if ln > 0]
+    return found
+
+
+def entry_locations(ptx: str) -> dict[str, Location]:
+    """Where each ``.entry`` comes from; entries without .loc lines (no -g) are absent."""
+    out: dict[str, Location] = {}
+    for name, f in _functions(ptx).items():
+        if not f.entry or not f.locs:
+            continue
+        main = Counter(file for file, _ in f.locs).most_common(1)[0][0]
+        lines = [ln for file, ln in f.locs if file == main]
+        last_file, last_line = f.locs[-1]
+        directive = last_line if last_file == main else min(lines)
+        out[name] = Location(main, directive, min(lines), max(lines))
+    return out
+
+
+def reached_lines(ptx: str) -> dict[str, frozenset[tuple[str, int]]]:
+    """Each ``.entry``'s source lines, (file, line), with those of every ``.func`` it
+    calls, directly or through other functions."""
+    found = _functions(ptx)
     out = {}
-    for entry in entries:
-        seen, todo = {entry}, [entry]
+    for name in (n for n, f in found.items() if f.entry):
+        seen, todo = {name}, [name]
         while todo:
-            for callee in calls.get(todo.pop(), ()):
-                if callee in lines and callee not in seen:
+            for callee in found[todo.pop()].calls:
+                if callee in found and callee not in seen:
                     seen.add(callee)
                     todo.append(callee)
-        out[entry] = frozenset((files.get(n, "?"), ln) for f in seen for n, ln in lines[f])
+        out[name] = frozenset(loc for f in seen for loc in found[f].locs)
     return out
 
 
