@@ -77,19 +77,6 @@ def _answered(proc: subprocess.Popen) -> None:
     proc.wait()
 
 
-def test_a_helped_file_is_the_serial_file(source: Path):
-    serial = rewrite_file(source, Options())
-    share, proc = _helper(source)
-    try:
-        shared = rewrite_file(source, Options(), share=share)
-    finally:
-        _answered(proc)
-        share.close()
-    assert shared.text == serial.text
-    assert [k.status for k in shared.kernels] == [k.status for k in serial.kernels]
-    assert sum(k.status == "rewritten" for k in serial.kernels) == 6
-
-
 def test_the_helper_answers_kernels_then_rereads(source: Path):
     """What a helper sends: hello (its pid and digest), a result per kernel it took,
     done; given the bodies of some of them (as the compiler reads them: no macros here),
@@ -118,7 +105,9 @@ GARBAGE = HELPER.replace(
 )
 
 
-@pytest.mark.parametrize("script", [DIES, OTHER, GARBAGE], ids=["dies", "another-text", "garbage"])
+@pytest.mark.parametrize(
+    "script", [HELPER, DIES, OTHER, GARBAGE], ids=["helps", "dies", "another-text", "garbage"]
+)
 def test_whatever_the_helper_does_the_file_is_the_serial_one(source: Path, script: str):
     serial = rewrite_file(source, Options())
     share, proc = _helper(source, script)
@@ -128,6 +117,8 @@ def test_whatever_the_helper_does_the_file_is_the_serial_one(source: Path, scrip
         _answered(proc)
         share.close()
     assert shared.text == serial.text
+    assert [k.status for k in shared.kernels] == [k.status for k in serial.kernels]
+    assert sum(k.status == "rewritten" for k in serial.kernels) == 6
 
 
 def test_the_queue_gives_each_position_once():
