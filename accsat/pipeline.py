@@ -205,7 +205,9 @@ def _shared(
     for i in order:  # taken by the helper: its answer while it works, else done here
         if i in done:
             continue
-        share.wait_for(functools.partial(operator.contains, share.kernels, i), loaded.digest)
+        share.collect(loaded.digest)
+        if not share.finished:  # (once it takes no more kernels, it answers no more)
+            share.wait_for(functools.partial(operator.contains, share.kernels, i), loaded.digest)
         if i in share.kernels:
             done[i] = cast(KernelResult, share.kernels[i])
             helped.add(i)

@@ -104,6 +104,7 @@ class SourceMap:
     def __init__(self, text: str, tokens: list[Token] | None = None):
         self.text = text
         self.tokens = tokenize(text) if tokens is None else tokens
+        self._depths: list[int] | None = None  # brace depth before each token (_brace_depth)
         self.starts = [t.start for t in self.tokens]  # for bisect: the tokens of a span
         self._fors_by_line: dict[int, list[int]] = {}
         for idx, tok in enumerate(self.tokens):
@@ -151,22 +152,20 @@ class SourceMap:
             first.start, last.end, first.line, last.line, first.text == "{", tuple(groups)
         )
 
-    def function_body(self, name: str, line: int, column: int = 0) -> BodySpan | str:
-        """The body of the function ``name`` defined on ``line`` (its name's line, at
-        ``column`` as pycparser counts: 1-based characters, 0 unknown); a reason string
-        when it cannot be mapped (a macro made the definition)."""
-        # ``name (`` on the line: the definition's, and calls of it or of it again on the
-        # same line (a one-line recursive body, an earlier function calling it); the one
-        # at the declaration's column, else the only one
+    def function_body(self, name: str, line: int) -> BodySpan | str:
+        """The body of the function ``name`` defined on ``line`` (its name's line); a
+        reason string when it cannot be mapped (a macro made the definition)."""
+        # ``name (`` on the line outside every body: the definition's. A call of it on the
+        # same line (a one-line recursive body, an earlier function calling it) is inside
+        # a body; columns cannot tell them apart (pycparser counts the preprocessed line)
         found = [
             k
             for k in range(len(self.tokens) - 1)
             if self.tokens[k].line == line
             and self.tokens[k].text == name
             and self.tokens[k + 1].text == "("
+            and self._brace_depth(k) == 0
         ]
-        at = [k for k in found if column and self._column(k) == column]
-        found = at if len(at) == 1 else found
         if len(found) != 1:
             return "function comes from a macro expansion"
         i: int | None = self._skip_group(found[0] + 1, "(", ")")
@@ -191,10 +190,14 @@ class SourceMap:
             return groups
         return BodySpan(first.start, last.end, first.line, last.line, True, tuple(groups))
 
-    def _column(self, k: int) -> int:
-        """Token ``k``'s column, 1-based, counting characters as pycparser does."""
-        start = self.tokens[k].start
-        return start - self.text.rfind("\n", 0, start)
+    def _brace_depth(self, k: int) -> int:
+        """How many braces are open before token ``k`` (0: at file scope)."""
+        if self._depths is None:
+            depth, self._depths = 0, []
+            for t in self.tokens:
+                self._depths.append(depth)
+                depth += (t.text == "{") - (t.text == "}")
+        return self._depths[k]
 
     def _skip_group(self, i: int, open_: str, close: str) -> int | None:
         """Index after the group that starts at token ``i`` (which must be ``open_``)."""

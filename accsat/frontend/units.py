@@ -124,7 +124,7 @@ def body_span(source: SourceMap, fn: c_ast.FuncDef):
     coord = fn.decl.coord
     if coord is None:
         return "no line for the function"
-    return source.function_body(fn.decl.name, coord.line, coord.column or 0)
+    return source.function_body(fn.decl.name, coord.line)
 
 
 def _calls(node: c_ast.Node) -> set[str]:

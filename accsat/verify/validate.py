@@ -685,7 +685,7 @@ def _bodies_in_place(orig_text: str, new_text: str, ko: list[Kernel]):
             )
             new = sm_n.loop_body(k.line + delta, nth, len(fors))
         else:  # a function unit (frontend/units.py)
-            new = sm_n.function_body(k.function, k.line + delta, k.column)
+            new = sm_n.function_body(k.function, k.line + delta)
         if not isinstance(new, BodySpan):
             return None
         out.append((new_text[new.start : new.end], (new.start, new.end)))

@@ -213,6 +213,10 @@ class Server:
         self.close(job)
 
     def reply(self, job: Job, answer: dict) -> None:
+        for child in self.children.values():  # nothing a helper does now is used
+            if child.helping is job:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGTERM)  # (it cleans up; past its deadline, killed)
         with contextlib.suppress(OSError):
             job.conn.settimeout(READ_WAIT)
             client.send_frame(job.conn, json.dumps(answer).encode())
@@ -413,11 +417,16 @@ def help_one(request: dict, share: Share) -> None:
     failure ends it quietly: the lead rewrites what it did not answer."""
     if enter(request) is not None:
         return
+    signal.signal(signal.SIGTERM, _leave)  # its lead answered: unwind, temporary folders removed
     with contextlib.suppress(Exception):
         from ..pipeline import help_rewrite
 
         os.nice(5)  # a core found idle may not stay so: others' work first
         help_rewrite(Path(request["path"]), request["options"], share, _deadline(request))
+
+
+def _leave(_signum, _frame) -> None:
+    raise SystemExit(0)
 
 
 def _deadline(request: dict) -> float | None:

@@ -227,3 +227,29 @@ def test_region_calls_after_the_directives_of_a_construct():
         "for (int i = 0; i < n; i++) a[i] = g(a[i]);\nh(a);\n}"
     )
     assert units.region_calls(ast.ext[0].body) == {"g"}
+
+
+MACRO_BEFORE_THE_NAME = """#define S static inline const double
+S g(double x);
+S g(double x){return x>1e9?g(x*0.5):x * x * 3.0 + x * x * 3.0 + x;}
+double f(double x) { double y = x * x * 7.0 + x * x * 7.0 + 2.0 * x; return y; }
+void k(int n, double *restrict a)
+{
+#pragma acc parallel loop copy(a[0:n])
+    for (int i = 0; i < n; i++)
+        a[i] = g(a[i]);
+}
+"""
+
+
+def test_a_recursive_call_at_the_definitions_column_is_not_the_definition(tmp_path):
+    """pycparser's column counts the preprocessed line (S expanded), where g's name is
+    at the user's column of the recursive call g(x*0.5): the definition is the
+    ``g (`` outside every body, and f's body is left alone (a review's reproducer)."""
+    result = _rewrite(tmp_path, MACRO_BEFORE_THE_NAME, "accsat")
+    assert (
+        "double f(double x) { double y = x * x * 7.0 + x * x * 7.0 + 2.0 * x; return y; }"
+        in result.text
+    )
+    g = _by_function(result)["g"]
+    assert g.status == "rewritten" and g.ops["after"] < g.ops["before"]

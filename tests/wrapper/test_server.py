@@ -361,3 +361,28 @@ def test_a_request_shared_only_with_idle_cores(tmp_path, monkeypatch, idle):
     finally:
         server.children.clear()
         server.listener.close()
+
+
+def test_a_helper_is_told_to_stop_when_its_lead_answers(tmp_path):
+    """Nothing a helper does once the request is answered is used: it gets SIGTERM (and
+    unwinds, its temporary folders removed); one past its request's deadline is killed."""
+    from accsat.wrapper import server as srv
+
+    server = srv.Server(tmp_path, "k", 60.0, -1)
+    helpers = [subprocess.Popen(["sleep", "60"]) for _ in range(2)]
+    try:
+        conn, _ = socket.socketpair()
+        job = srv.Job(conn, b"request", "k.c", 10.0, time.monotonic() + 10)
+        late = srv.Job(socket.socketpair()[0], b"request", "l.c", 0.0, time.monotonic() - 1)
+        for proc, helping in zip(helpers, (job, late), strict=True):
+            ours, _theirs = socket.socketpair()
+            server.children[proc.pid] = srv.Child(proc.pid, ours, helping=helping, ready=True)
+        server.reply(job, {"text": ""})
+        assert helpers[0].wait(timeout=10) == -signal.SIGTERM
+        server.expire(time.monotonic())
+        assert helpers[1].pid not in server.children and not _alive(helpers[1].pid)  # reaped
+    finally:
+        for proc in helpers:
+            proc.kill()
+            proc.wait()
+        server.listener.close()
