@@ -110,7 +110,12 @@ class ExpressionBuilder(BuilderState):
         written = e.node is not None and not (isinstance(e, tx.Convert) and e.implicit)
         if written:
             self.written_types.setdefault(self.block.ctx, []).append((e.node, e.ctype))
-            if tid in self.constants and self.var_reads == reads:
+            # a spelling of the value for the whole statement; under -fwrapv not one of a
+            # guarded operand: folded with wrapping, it may be undefined in ISO C where the
+            # guard kept the original from it (``c ? ((long)INT_MAX + 1) << 49 : x`` must not
+            # spell the statement's other 0s); without -fwrapv such an operand never folds
+            guarded = self.in_inline and ct.target().wrapv
+            if tid in self.constants and self.var_reads == reads and not guarded:
                 self.spelled.append(Spelled(tid, e.node))
         return tid
 

@@ -115,8 +115,8 @@ class _Compiler:
         if sym is None:
             raise InvalidC(f"'{name}' is not declared here")
         t = sym.type
-        if sym.kind == "enum":
-            return ("enum", sym.value)
+        if sym.kind == "enum":  # an int, or the enum's type beyond int's range (as gcc)
+            return ("enum", sym.value, sym.type)
         if sym.kind == "func" or isinstance(t, ct.Func):
             return ("func", name, t)
         if isinstance(t, ct.Void):
@@ -485,7 +485,7 @@ class _Compiler:
             return t, read
         if kind == "enum":
             v = b[1]
-            return ct.INT, lambda st: v
+            return b[2], lambda st: v
         if kind == "func":
             raise NotModelled(f"function '{node.name}' used as a value")
         return self.load(_LV("mem", b[2], addr=b[1]))
