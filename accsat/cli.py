@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import functools
 import importlib
 import os
 import sys
@@ -320,7 +321,6 @@ def rewrite(
 ) -> None:
     """Rewrite FILE's kernels (and those of the headers it includes); print the result
     (or a diff, or write it with -o)."""
-    from .pipeline import rewrite_file
     from .remarks import ALL, MISSED, kinds
     from .report import jsonl
 
@@ -329,8 +329,10 @@ def rewrite(
         options = make_options(kw)
         if tune_db is not None:
             options = _tune_choices(options, file, tune_db)
-        with progress_bar(file) as progress:
-            result = rewrite_file(path, options, progress=progress)
+        with progress_bar(file) as progress, helped(path, options) as share:
+            from .pipeline import rewrite_file  # (after the fork: egglog's threads)
+
+            result = rewrite_file(path, options, progress=progress, share=share)
     except AccsatError as exc:
         fail(str(exc))
         return
@@ -377,6 +379,22 @@ def rewrite(
         )
     else:
         emit(text)
+
+
+def helped(path: Path, options: Options) -> contextlib.AbstractContextManager:
+    """A helper process for ``path``'s kernels (toolchain/share.py) when
+    ``options.helper`` and two cores are idle: its share, or None."""
+    from .toolchain.share import forked_helper
+
+    if not options.helper:
+        return contextlib.nullcontext()
+    return forked_helper(functools.partial(_help, path, options))
+
+
+def _help(path: Path, options: Options, share) -> None:
+    from .pipeline import help_rewrite
+
+    help_rewrite(path, options, share)
 
 
 def header_rewrite(file: str, header: str, result) -> tuple[str, str, str] | None:

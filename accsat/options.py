@@ -274,6 +274,14 @@ class Options:
         stage="verify",
         name="trials",
     )
+    helper: bool = setting(
+        True,
+        "let a second process rewrite some of a file's kernels while two cores are idle "
+        "(the file is the one a single process gives)",
+        parse=Flag(),
+        stage="pipeline",
+        key=False,
+    )
     remarks: str | None = setting(
         None,
         "a remark per kernel on stderr, as the compiler's diagnostics (file:line:col: "

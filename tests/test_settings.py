@@ -84,7 +84,7 @@ def test_every_rewrite_setting_is_an_accsat_option(s, monkeypatch):
         args = [s.flag, ",".join(other) if isinstance(other, tuple) else str(other)]
     seen: list[Options] = []
 
-    def rewrite_file(path, options, progress=None):
+    def rewrite_file(path, options, progress=None, share=None):
         seen.append(options)
         return FileResult("", [])
 

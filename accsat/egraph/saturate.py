@@ -179,7 +179,10 @@ def load_terms(terms: TermTable, ids: list[int]) -> list[str]:
     found through TermId in its query.  A program a chunk, not one for all: with the
     chunks of NPB's BT x_solve.c:720 as one program, egglog 13.0 grew the process to
     1.38 GB (each page faulted in by a fresh process: the saturation took 0.68 s);
-    one by one, 175 MB and 0.17 s."""
+    one by one, 175 MB and 0.17 s.  Each rule is named: egglog keeps its statistics per
+    rule name across (pop)s and copies them at every (push), and a rule is named by its
+    text by default, a new name per kernel (after 80 small kernels, a (push) and (pop)
+    took twice the time they take in a fresh session)."""
     out = [f"(relation {TERM_ID} (i64 Term))"]
     for k in range(0, len(ids), LOAD_CHUNK):
         chunk = ids[k : k + LOAD_CHUNK]
@@ -190,9 +193,17 @@ def load_terms(terms: TermTable, ids: list[int]) -> list[str]:
             f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk
         )
         out.append(
-            f"(ruleset load-{k})\n(rule ({query}) ({actions}) :ruleset load-{k})\n(run load-{k} 1)"
+            f"(ruleset load-{k})\n(rule ({query}) ({actions}) :ruleset load-{k} :name"
+            f' "load-{k}")\n{once(f"load-{k}")}'
         )
     return out
+
+
+def once(ruleset: str) -> str:
+    """Run ``ruleset`` once.  Not egglog's ``(run r 1)``: its statistics stay in the
+    session across (pop)s and each (push) copies them, so that after 200 small kernels
+    a (push) and (pop) took 1.8 ms against 1.3 in a fresh session; a schedule's do not."""
+    return f"(run-schedule (run {ruleset}))"
 
 
 def reachable(terms: TermTable, roots: list[int]) -> list[int]:
@@ -584,7 +595,7 @@ def _iterate(
         changed = False
         if rules:
             out = s.run(s.first(cancelling))
-            out += s.run(f"(run {SELECTED} 1)")
+            out += s.run(once(SELECTED))
             changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
             if assoc is not None and answer_assoc(s, assoc) > 0:
                 changed = cancelling = True
@@ -665,7 +676,7 @@ def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str
 
 def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bool]:
     """Fold when rules made new operations on constants: (candidates now, folded any)."""
-    s.run("(run fold-candidates 1)")
+    s.run(once("fold-candidates"))
     marked = s.sizes().get("FoldMe", 0)
     if marked <= candidates:
         return candidates, False

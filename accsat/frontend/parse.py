@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast, c_parser
 from pycparser.c_parser import ParseError
@@ -10,6 +11,9 @@ from pycparser.c_parser import ParseError
 from ..errors import AccsatError
 from . import attributes
 from .preprocess import marker_file
+
+if TYPE_CHECKING:
+    from .symbols import Scope
 
 _WHERE = re.compile(r"^(?P<file>.*?):(?P<line>\d+)(?::\d+)?:\s*(?P<msg>.*)$", re.DOTALL)
 
@@ -132,3 +136,38 @@ def _current_position(parser: c_parser.CParser, filename: str) -> tuple[str, int
         return marker_file(coord.file) if coord.file else filename, coord.line
     except Exception:
         return filename, None
+
+
+_PARSER: c_parser.CParser | None = None
+# a string or character literal (kept), or a comment (gone: statements accsat prints as
+# the user wrote them keep his comments, which pycparser does not read)
+_COMMENT = re.compile(
+    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/""", re.DOTALL
+)
+
+
+def parse_body(text: str, scope: Scope) -> c_ast.Compound:
+    """Parse a printed body on its own: the typedef names of ``scope`` are declared first."""
+    global _PARSER
+    names: set[str] = set()
+    hidden: set[str] = set()  # a variable of an inner scope hides a typedef's name
+    s: Scope | None = scope
+    while s is not None:
+        names.update(n for n in s.typedefs if n not in hidden)
+        hidden |= set(s.names) | set(s.typedefs)
+        s = s.parent
+    prelude = "".join(f"typedef int {n};\n" for n in sorted(names))
+    text = _COMMENT.sub(lambda m: m.group(1) or "\n" * m.group().count("\n") or " ", text)
+    src = f"{prelude}void __accsat_verify_body(void)\n{{\n{text}\n}}\n"
+    if _PARSER is None:
+        _PARSER = c_parser.CParser()
+    try:
+        ast = _PARSER.parse(src, "<rewritten body>")
+    except Exception as exc:
+        raise AccsatError(f"cannot parse the rewritten body: {exc}") from None
+    fn = ast.ext[-1]
+    assert isinstance(fn, c_ast.FuncDef)
+    items = fn.body.block_items or []
+    if len(items) == 1:
+        return items[0]
+    return fn.body

@@ -26,6 +26,7 @@ import fcntl
 import os
 import pickle
 import select
+import signal
 import struct
 import time
 from collections.abc import Callable, Iterator
@@ -196,3 +197,69 @@ class Share:
         for fd in (self.tasks, self.inbox, self.outbox):
             with contextlib.suppress(OSError):
                 os.close(fd)
+
+
+GRACE = 1.0  # seconds a helper told to stop is waited for (it may be inside egglog)
+
+
+@contextlib.contextmanager
+def forked_helper(work: Callable[[Share], None]) -> Iterator[Share | None]:
+    """The lead's share of a helper forked now to run ``work(its share)``, when two
+    cores are idle and this process runs one thread (None otherwise: the caller works
+    alone): ``accsat rewrite``'s second process, as the compile server's waiting
+    children are accsat-cc's.  A fork copies only the calling thread: egglog's,
+    HiGHS's or OpenBLAS's threads started before it would be missing in the helper,
+    whose work then waits for them forever (one forked after egglog's import hung in
+    a futex); so the helper is forked before the pipeline is imported, as the server's
+    children import it after their fork.  Once the ``with`` ends the lead has what it
+    used of the helper, which is told to stop."""
+    if idle_cores() < 2 or threads() != 1:
+        yield None
+        return
+    lead, helping = pipes()
+    pid = os.fork()
+    if pid == 0:  # the helper: never returns
+        with contextlib.suppress(BaseException):
+            for fd in lead:
+                os.close(fd)
+            # not the lead's output: a reader of it (accsat rewrite f.c | ...) would
+            # wait for the helper's end too
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            signal.signal(signal.SIGTERM, leave)
+            os.nice(5)  # a core found idle may not stay so: others' work first
+            work(Share(helping[0], helping[1], helping[2]))
+        os._exit(0)  # (not the lead's exit handlers or buffered output)
+    for fd in helping:
+        os.close(fd)
+    share = Share(lead[0], lead[1], lead[2])
+    try:
+        yield share
+    finally:
+        share.close()  # a helper waiting for bodies reads the end of its inbox
+        _stop(pid)
+
+
+def threads() -> int:
+    """Threads of this process, native ones included (0 where /proc does not say)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return 0
+
+
+def _stop(pid: int) -> None:
+    """Tell a helper to stop, and reap it if it does within GRACE seconds (else it
+    ends by itself, once egglog returns)."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + GRACE
+    with contextlib.suppress(ChildProcessError):
+        while os.waitpid(pid, os.WNOHANG) == (0, 0) and time.monotonic() < end:
+            time.sleep(0.005)
+
+
+def leave(_signum, _frame) -> None:
+    """A helper's SIGTERM: unwind (temporary folders removed) and end."""
+    raise SystemExit(0)

@@ -43,6 +43,7 @@ from ..errors import AccsatError
 from ..frontend.conditional import marked_body
 from ..frontend.fold import evaluate, scalar
 from ..frontend.kernels import Kernel
+from ..frontend.parse import parse_body
 from ..frontend.preprocess import PreprocessOptions, preprocess_copy
 from ..frontend.source_map import tokenize
 from ..ops import FOLDABLE
@@ -50,7 +51,6 @@ from ..ssa import ir
 from ..ssa.memory import Event, unchanged_between
 from ..ssa.state import LeafInfo, SSAKernel
 from ..ssa.terms import Constant, Term, TermTable, constant, literal_constant
-from .validate import parse_body
 
 
 @dataclass(frozen=True)

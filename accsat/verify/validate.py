@@ -18,14 +18,13 @@ Entry points:
 from __future__ import annotations
 
 import math
-import re
 import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pycparser import c_ast, c_generator, c_parser
+from pycparser import c_ast, c_generator
 
 from ..codegen.splice import Replacement, splice
 from ..egraph.rules import rulesets_for
@@ -33,6 +32,7 @@ from ..errors import AccsatError
 from ..frontend import ctypes as ct
 from ..frontend.kernels import Kernel
 from ..frontend.load import load, read_source
+from ..frontend.parse import parse_body
 from ..frontend.source_map import BodySpan, SourceMap
 from ..frontend.symbols import FileSymbols, Scope
 from ..options import Options
@@ -377,41 +377,6 @@ def verify_kernels(
 
 def _text(node: c_ast.Node) -> str:
     return _GEN.visit(node) if not isinstance(node, c_ast.Compound) else _GEN.visit(node)
-
-
-_PARSER: c_parser.CParser | None = None
-# a string or character literal (kept), or a comment (gone: statements accsat prints as
-# the user wrote them keep his comments, which pycparser does not read)
-_COMMENT = re.compile(
-    r"""("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')|//[^\n]*|/\*.*?\*/""", re.DOTALL
-)
-
-
-def parse_body(text: str, scope: Scope) -> c_ast.Compound:
-    """Parse a printed body on its own: the typedef names of ``scope`` are declared first."""
-    global _PARSER
-    names: set[str] = set()
-    hidden: set[str] = set()  # a variable of an inner scope hides a typedef's name
-    s: Scope | None = scope
-    while s is not None:
-        names.update(n for n in s.typedefs if n not in hidden)
-        hidden |= set(s.names) | set(s.typedefs)
-        s = s.parent
-    prelude = "".join(f"typedef int {n};\n" for n in sorted(names))
-    text = _COMMENT.sub(lambda m: m.group(1) or "\n" * m.group().count("\n") or " ", text)
-    src = f"{prelude}void __accsat_verify_body(void)\n{{\n{text}\n}}\n"
-    if _PARSER is None:
-        _PARSER = c_parser.CParser()
-    try:
-        ast = _PARSER.parse(src, "<rewritten body>")
-    except Exception as exc:
-        raise AccsatError(f"cannot parse the rewritten body: {exc}") from None
-    fn = ast.ext[-1]
-    assert isinstance(fn, c_ast.FuncDef)
-    items = fn.body.block_items or []
-    if len(items) == 1:
-        return items[0]
-    return fn.body
 
 
 def verify_body(

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..toolchain.share import Share, idle_cores, pipes
+from ..toolchain.share import Share, idle_cores, leave, pipes
 from . import client
 from .rewrite import _child, deadline_for, quiet_child, read_answer, timed_out, write_all
 
@@ -415,18 +415,14 @@ def serve_one(request: dict, share: Share | None = None) -> dict:
 def help_one(request: dict, share: Share) -> None:
     """In a helper: the kernels it takes from the share, each sent to the lead.  Any
     failure ends it quietly: the lead rewrites what it did not answer."""
-    if enter(request) is not None:
-        return
-    signal.signal(signal.SIGTERM, _leave)  # its lead answered: unwind, temporary folders removed
+    if enter(request) is not None or not request["options"].helper:
+        return  # (the lead reads the end of its inbox: it rewrites every kernel)
+    signal.signal(signal.SIGTERM, leave)  # its lead answered: unwind, temporary folders removed
     with contextlib.suppress(Exception):
         from ..pipeline import help_rewrite
 
         os.nice(5)  # a core found idle may not stay so: others' work first
         help_rewrite(Path(request["path"]), request["options"], share, _deadline(request))
-
-
-def _leave(_signum, _frame) -> None:
-    raise SystemExit(0)
 
 
 def _deadline(request: dict) -> float | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -198,3 +199,80 @@ def test_a_helper_that_loaded_another_text_is_not_used(source: Path, monkeypatch
         helper.close()
         lead.close()
     assert shared.text == serial.text and len(calls) == 6  # every kernel rewritten here
+
+
+# ``accsat rewrite`` with its forked helper (share.forked_helper), in a fresh Python: the
+# lead waits, before its first kernel, until the helper has taken one (so that the helper
+# rewrites some kernels however the two are scheduled), and says how many it used.
+CLI = """
+import fcntl, os, struct, sys, termios, time
+from accsat.toolchain import share
+share.idle_cores = lambda: 2
+LEAD, claim, close = os.getpid(), share.Share.claim, share.Share.close
+def first_after_helper(self):
+    end = time.monotonic() + 120
+    while os.getpid() == LEAD and not getattr(self, 'waited', False):
+        left = struct.unpack('i', fcntl.ioctl(self.tasks, termios.FIONREAD, b'\\0' * 4))[0]
+        self.waited = left < share.POSITIONS * 4 or time.monotonic() > end
+        time.sleep(0.005)
+    return claim(self)
+def said(self):
+    if os.getpid() == LEAD:
+        sys.stderr.write(f'helped {len(self.kernels)}\\n')
+    close(self)
+share.Share.claim, share.Share.close = first_after_helper, said
+from accsat.cli import main
+sys.argv = ['accsat', 'rewrite', *sys.argv[1:]]
+main()
+"""
+
+
+def test_accsat_rewrite_shares_with_a_forked_helper(source: Path):
+    """``accsat rewrite`` forks a helper (before egglog is imported: its thread is not
+    forked) when two cores are idle: the helper rewrites kernels, the file is the one a
+    single process prints, and no helper is left running."""
+    alone = subprocess.run(
+        [sys.executable, "-m", "accsat.cli", "rewrite", "--no-helper", str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    shared = subprocess.run(
+        [sys.executable, "-c", CLI, str(source)], capture_output=True, text=True, timeout=300
+    )
+    assert alone.returncode == shared.returncode == 0, shared.stderr
+    assert shared.stdout == alone.stdout and alone.stdout.count("double _v0") == 6
+    helped = [
+        int(line.split()[1]) for line in shared.stderr.splitlines() if line.startswith("helped")
+    ]
+    assert helped and helped[0] >= 1, shared.stderr
+    end = time.monotonic() + 30  # the helper, told to stop, ends
+    while _running(str(source)) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not _running(str(source))
+
+
+def _running(argument: str) -> list[int]:
+    """Processes (not zombies) with ``argument`` on their command line."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if argument.encode() in cmdline and state != "Z":
+            found.append(int(pid))
+    return found
+
+
+@pytest.mark.parametrize("why", ["no idle core", "threads"])
+def test_no_helper_is_forked_when_it_cannot_help(monkeypatch, why: str):
+    """Not without two idle cores, nor from a process with a second thread (this
+    one has egglog's: a forked helper would wait for it forever)."""
+    from accsat.toolchain import share
+
+    assert share.threads() > 1
+    monkeypatch.setattr(share, "idle_cores", lambda: 1 if why == "no idle core" else 2)
+    with share.forked_helper(_not_here) as got:
+        assert got is None

@@ -386,3 +386,33 @@ def test_a_helper_is_told_to_stop_when_its_lead_answers(tmp_path):
             proc.kill()
             proc.wait()
         server.listener.close()
+
+
+@pytest.mark.parametrize("helper", [True, False])
+def test_a_helper_helps_only_where_the_settings_let_it(tmp_path, monkeypatch, helper):
+    """ACCSAT_HELPER=0 (Options.helper): a child given a request as its helper says
+    nothing and takes no kernel: its lead rewrites them all."""
+    import pickle
+
+    from accsat.toolchain.share import HELLO, Share, pipes
+    from accsat.wrapper import server
+
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # help_one may replace it
+    monkeypatch.setattr(server.signal, "signal", lambda *_: None)  # not this process's handler
+    monkeypatch.setattr(server.os, "nice", lambda _: 0)
+    options = Options(preprocess=PreprocessOptions(), helper=helper)
+    request = pickle.loads(client.request(str(src), options, 60.0))
+    lead, helping = pipes()
+    mine, theirs = Share(*lead), Share(*helping)
+    os.close(mine.outbox)  # no bodies to re-read: the helper ends after its kernels
+    mine.outbox = -1
+    try:
+        server.help_one(request, theirs)
+        theirs.close()
+        said = [tag for tag, *_ in iter(mine.next_message, None)]
+    finally:
+        mine.close()
+    assert said == ([HELLO, "kernel", "done"] if helper else [])

@@ -60,6 +60,7 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "typecheck": ("0", False),  # the compiler agrees: the same rewrite, unchecked
     "verify": ("1", False),  # the rewrite passes
     "trials": ("3", False),
+    "helper": ("0", False),  # one process: the same file
     "remarks": ("missed", False),  # says nothing of KERNEL, which is rewritten
     "record": ("@records.jsonl", False),
 }
