@@ -98,6 +98,9 @@ class BodySpan:
     groups: tuple[GroupSpan, ...] = ()
 
 
+_INDENT = re.compile(r"[ \t]*")
+
+
 class SourceMap:
     """The tokens of one original file, indexed for locating loops."""
 
@@ -105,6 +108,7 @@ class SourceMap:
         self.text = text
         self.tokens = tokenize(text) if tokens is None else tokens
         self._depths: list[int] | None = None  # brace depth before each token (_brace_depth)
+        self._line_starts: list[int] | None = None  # offset of each line (line_indent)
         self.starts = [t.start for t in self.tokens]  # for bisect: the tokens of a span
         self._fors_by_line: dict[int, list[int]] = {}
         for idx, tok in enumerate(self.tokens):
@@ -289,8 +293,9 @@ class SourceMap:
 
     def line_indent(self, line: int) -> str:
         """Leading whitespace of a 1-based line of the original text."""
-        start = 0
-        for _ in range(line - 1):
-            start = self.text.index("\n", start) + 1
-        m = re.match(r"[ \t]*", self.text[start:])
+        if self._line_starts is None:  # (a walk of the text for each line: quadratic)
+            self._line_starts = [0] + [m.end() for m in re.finditer("\n", self.text)]
+        if line > len(self._line_starts):
+            raise ValueError(f"no line {line}")
+        m = _INDENT.match(self.text, self._line_starts[line - 1] if line > 0 else 0)
         return m.group() if m else ""
