@@ -164,8 +164,10 @@ def help_rewrite(path: Path, options: Options, share: Share, deadline: float | N
         while (position := share.claim()) is not None and position < len(order):
             i = order[position]
             mine[i] = one(i)
-            share.send(KERNEL, i, mine[i])
-        share.send(DONE)
+            if not share.send(KERNEL, i, mine[i]):
+                return  # the lead is gone: no one uses what is done here
+        if not share.send(DONE):
+            return
         message = share.next_message()
         if message is not None and message[0] == BODIES:
             for i, body in message[1].items():
@@ -195,6 +197,8 @@ def _shared(
     total = len(loaded.kernels)
     order = largest_first(loaded)
     done: dict[int, KernelResult] = {}
+    if progress is not None:
+        progress(0, total)
     while (position := share.claim()) is not None and position < total:
         i = order[position]
         done[i] = one(i)

@@ -11,8 +11,9 @@ ILP run to a proof (gap 0, no stall, ``--proof-seconds``) and compares the costs
 Printed per family: kernels, e-nodes (mean, max), saturation and extraction seconds
 (sum, slowest kernel), in wall and CPU seconds, and against the proof: the total's
 excess and the worst kernel's. ``--gcc`` also times, interleaved, ``gcc -O3 -fopenacc -foffload=disable
--c`` and ``accsat rewrite`` (one process each, the median of ``--runs``) on the file
-and prints the ratio. Timings are of a busy machine unless it is quiet: the load
+-c`` and ``accsat rewrite`` on the file, as a user types it (its helper process joins
+when two cores are idle) and with ``--no-helper`` (one process), the medians of
+``--runs``, and prints the ratios: of wall time, of CPU time (the helper's included). Timings are of a busy machine unless it is quiet: the load
 average is printed.
 """
 
@@ -21,9 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -32,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import families  # noqa: E402
+from many_kernels import timed  # noqa: E402
 
 from accsat import pipeline  # noqa: E402
 from accsat.extract import ExtractConfig  # noqa: E402
@@ -140,35 +140,24 @@ def show(rows: dict[str, dict]) -> None:
         print(line)
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
-    """(wall seconds, CPU seconds) of one run of ``cmd``."""
-    start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=7200)
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
-    return time.perf_counter() - start, _children_cpu() - cpu
-
-
 def against_gcc(work: Path, name: str, runs: int, variant: str | None) -> dict:
     """Median seconds (wall, CPU) of gcc -O3 -c and of accsat rewrite on the file,
     interleaved."""
     gcc = ["gcc", "-O3", "-fopenacc", "-foffload=disable", "-c", name, "-o", "out.o"]
     accsat = [sys.executable, "-m", "accsat.cli", "rewrite", name, "-o", "out.c"]
     accsat += ["--variant", variant] if variant else []
-    g, a = [], []
+    g, a, one = [], [], []
     for _ in range(runs):
         g.append(timed(gcc, work))
         a.append(timed(accsat, work))
+        one.append(timed([*accsat, "--no-helper"], work))
     out = {}
     for k, clock in enumerate(("s", "cpu_s")):
         gm, am = statistics.median(x[k] for x in g), statistics.median(x[k] for x in a)
         out |= {f"gcc_{clock}": round(gm, 3), f"accsat_{clock}": round(am, 3)}
         out[f"ratio{'' if k == 0 else '_cpu'}"] = round(am / gm, 2)
+    alone = statistics.median(x[0] for x in one)  # one process: no helper however idle
+    out |= {"accsat_one_process_s": round(alone, 3), "ratio_one_process": round(alone / gm, 2)}
     return out
 
 

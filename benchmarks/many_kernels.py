@@ -7,8 +7,10 @@ Writes a C file of ``--kernels`` small OpenACC kernels (4-5 statements each) of 
 shapes seen in stencil codes: 1-D and 2-D stencils with shared neighbours, a
 coefficient-weighted update with repeated loads, a guarded update and a short inner
 loop. Then, in one run, interleaved: ``gcc -O3 -fopenacc -foffload=disable -c`` on the
-file, and ``accsat rewrite`` of it (one process each time, as a user types it; the
-median of ``--runs``), printing the ratio, the per-stage seconds, and the total
+file, and ``accsat rewrite`` of it as a user types it (with its helper process when
+two cores are idle) and with ``--no-helper`` (one process); the medians of ``--runs``:
+the ratios of wall time (``ratio``, ``ratio_one_process``) and of CPU time (the helper's
+included: ``ratio_cpu``), the per-stage seconds (both processes' kernels), and the total
 extracted cost (to compare extraction settings: run it twice). ``--wrapper`` compiles
 through ``accsat-cc`` with a fresh cache instead, within its default time budget
 (issue 23: a 500-kernel file rewrites completely there).
@@ -20,6 +22,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -82,13 +85,20 @@ def source(kernels: int, seed: int) -> str:
     return HEADER + "\n".join(kernel(n, rng) for n in range(kernels))
 
 
-def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, str]:
-    start = time.perf_counter()
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, standard output) of one run of ``cmd``; the CPU of
+    the processes it waited for included (accsat rewrite's helper, gcc's cc1)."""
+    start, cpu = time.perf_counter(), _children_cpu()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=7200)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
-    return seconds, done.stdout
+    return seconds, _children_cpu() - cpu, done.stdout
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,34 +123,41 @@ def main(argv: list[str] | None = None) -> int:
         f"{os.getloadavg()[0]:.2f}",
         file=sys.stderr,
     )
-    gcc_s: list[float] = []
-    accsat_s: list[float] = []
+    gcc_s: list[tuple[float, float, str]] = []
+    accsat_s: list[tuple[float, float, str]] = []
+    alone_s: list[tuple[float, float, str]] = []  # accsat rewrite --no-helper
     report: list[dict] = []
     for run in range(args.runs):  # interleaved: a drift of the machine hits both alike
-        gcc_s.append(timed(gcc, work)[0])
+        gcc_s.append(timed(gcc, work))
         if args.wrapper:
             reported = work / f"report{run}.jsonl"  # what the wrapper did with each kernel
             env = dict(
                 os.environ, ACCSAT_CACHE_DIR=str(work / f"cache{run}"), ACCSAT_REPORT=str(reported)
             )
             env.update({"ACCSAT_VARIANT": args.variant} if args.variant else {})
-            accsat_s.append(timed(["accsat-cc", *gcc], work, env)[0])
+            accsat_s.append(timed(["accsat-cc", *gcc], work, env))
             lines = reported.read_text().splitlines() if reported.exists() else []
             report = [json.loads(line) for line in lines if line.strip()]
         else:
             (work / "report.jsonl").unlink(missing_ok=True)
-            cmd = ["accsat", "rewrite", "many.c", "-o", "out.c", "--report", "report.jsonl"]
-            accsat_s.append(timed([*cmd, *variant, *args.extra], work)[0])
+            cmd = ["accsat", "rewrite", "many.c", "-o", "out.c", *variant, *args.extra]
+            alone_s.append(timed([*cmd, "--no-helper"], work))
+            accsat_s.append(timed([*cmd, "--report", "report.jsonl"], work))
             lines = (work / "report.jsonl").read_text().splitlines()
             report = [json.loads(line) for line in lines if line.strip()]
-    g, a = statistics.median(gcc_s), statistics.median(accsat_s)
+    g, a = (statistics.median(t[0] for t in runs) for runs in (gcc_s, accsat_s))
+    gc, ac = (statistics.median(t[1] for t in runs) for runs in (gcc_s, accsat_s))
     summary: dict = {
         "kernels": args.kernels,
         "gcc_seconds": g,
         "accsat_seconds": a,
         "ratio": a / g,
+        "ratio_cpu": ac / gc,
         "load": os.getloadavg()[0],
     }
+    if alone_s:  # one process (no helper however idle the cores): its wall time
+        alone = statistics.median(t[0] for t in alone_s)
+        summary.update(accsat_one_process_seconds=alone, ratio_one_process=alone / g)
     if report:
         kernels = report
         summary["rewritten"] = sum(k["status"] == "rewritten" for k in kernels)

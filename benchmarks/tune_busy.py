@@ -231,6 +231,8 @@ def main() -> int:
         help="no tuning: time again the databases an earlier run wrote into --out",
     )
     args = p.parse_args()
+    if not args.spell > 0:
+        p.error("--spell must be a positive number of seconds")
     if args.npb_root is None:
         p.error("give --npb-root or set NPB_ROOT")
     args.npb_root = args.npb_root.resolve()

@@ -216,19 +216,22 @@ def forked_helper(work: Callable[[Share], None]) -> Iterator[Share | None]:
     if idle_cores() < 2 or threads() != 1:
         yield None
         return
-    lead, helping = pipes()
-    pid = os.fork()
+    try:
+        lead, helping = pipes()
+    except OSError:  # (out of descriptors: alone)
+        yield None
+        return
+    parent = os.getpid()
+    try:
+        pid = os.fork()
+    except OSError:  # (out of processes or memory: alone)
+        for fd in (*lead, *helping):
+            os.close(fd)
+        yield None
+        return
     if pid == 0:  # the helper: never returns
         with contextlib.suppress(BaseException):
-            for fd in lead:
-                os.close(fd)
-            # not the lead's output: a reader of it (accsat rewrite f.c | ...) would
-            # wait for the helper's end too
-            null = os.open(os.devnull, os.O_RDWR)
-            for fd in (0, 1, 2):
-                os.dup2(null, fd)
-            signal.signal(signal.SIGTERM, leave)
-            os.nice(5)  # a core found idle may not stay so: others' work first
+            _become_helper(parent, helping)
             work(Share(helping[0], helping[1], helping[2]))
         os._exit(0)  # (not the lead's exit handlers or buffered output)
     for fd in helping:
@@ -239,6 +242,34 @@ def forked_helper(work: Callable[[Share], None]) -> Iterator[Share | None]:
     finally:
         share.close()  # a helper waiting for bodies reads the end of its inbox
         _stop(pid)
+
+
+PR_SET_PDEATHSIG = 1  # prctl(2): the signal a process gets when its parent ends
+
+
+def _become_helper(parent: int, keep: list[int]) -> None:
+    """In a forked helper: SIGTERM (which unwinds it) when the lead ends, however it ends
+    (killed, it stops no helper itself); none of the lead's descriptors but ``keep``
+    (its output: a reader of it, ``accsat rewrite f.c | ...``, would wait for the
+    helper's end too; a make jobserver's pipe); a lower priority."""
+    signal.signal(signal.SIGTERM, leave)
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != parent:  # the lead ended before the prctl
+        raise SystemExit(0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    top = max(keep) + 1
+    os.closerange(3, min(keep))
+    for fd in range(min(keep) + 1, top):
+        if fd not in keep:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    os.closerange(top, os.sysconf("SC_OPEN_MAX") if hasattr(os, "sysconf") else 1024)
+    os.nice(5)  # a core found idle may not stay so: others' work first
 
 
 def threads() -> int:

@@ -83,6 +83,7 @@ class Job:
     path: str
     timeout: float
     deadline: float
+    helper: bool = True  # the request's Options.helper: a second child may help with it
 
 
 @dataclass
@@ -198,7 +199,10 @@ class Server:
             self.stopping = True
             return
         timeout = float(request.get("timeout", 0))
-        job = Job(conn, payload, str(request.get("path")), timeout, time.monotonic() + timeout)
+        helper = getattr(request.get("options"), "helper", True) is not False
+        job = Job(
+            conn, payload, str(request.get("path")), timeout, time.monotonic() + timeout, helper
+        )
         self.queue.append(job)
         self.sel.register(conn, selectors.EVENT_READ, job)
         self.spawn()
@@ -326,7 +330,7 @@ class Server:
             if child.helping is not None:  # taken as a helper just now
                 continue
             job = self.queue.popleft()
-            helper = self.helper_for(child)
+            helper = self.helper_for(child, job)
             try:
                 self.send(child, job, helper)
             except OSError:  # it died waiting: its end of stream comes next
@@ -336,11 +340,11 @@ class Server:
             child.job = job
         self.spawn()
 
-    def helper_for(self, lead: Child) -> Child | None:
-        """A second waiting child for the request ``lead`` takes, when no other request
-        waits and two cores are idle."""
+    def helper_for(self, lead: Child, job: Job) -> Child | None:
+        """A second waiting child for ``job``, which ``lead`` takes, when its settings let
+        one help, no other request waits and two cores are idle."""
         others = [c for c in self.waiting() if c is not lead]
-        if self.queue or not others or idle_cores() < 2:
+        if not job.helper or self.queue or not others or idle_cores() < 2:
             return None
         return others[0]
 
@@ -415,8 +419,8 @@ def serve_one(request: dict, share: Share | None = None) -> dict:
 def help_one(request: dict, share: Share) -> None:
     """In a helper: the kernels it takes from the share, each sent to the lead.  Any
     failure ends it quietly: the lead rewrites what it did not answer."""
-    if enter(request) is not None or not request["options"].helper:
-        return  # (the lead reads the end of its inbox: it rewrites every kernel)
+    if enter(request) is not None:
+        return
     signal.signal(signal.SIGTERM, leave)  # its lead answered: unwind, temporary folders removed
     with contextlib.suppress(Exception):
         from ..pipeline import help_rewrite

@@ -202,8 +202,9 @@ def test_a_helper_that_loaded_another_text_is_not_used(source: Path, monkeypatch
 
 
 # ``accsat rewrite`` with its forked helper (share.forked_helper), in a fresh Python: the
-# lead waits, before its first kernel, until the helper has taken one (so that the helper
-# rewrites some kernels however the two are scheduled), and says how many it used.
+# lead waits, before its first kernel, until the helper has taken one, and then for the
+# helper's answers however slowly it runs (so that the helper rewrites some kernels
+# however the two are scheduled), and says how many it used.
 CLI = """
 import fcntl, os, struct, sys, termios, time
 from accsat.toolchain import share
@@ -220,7 +221,11 @@ def said(self):
     if os.getpid() == LEAD:
         sys.stderr.write(f'helped {len(self.kernels)}\\n')
     close(self)
-share.Share.claim, share.Share.close = first_after_helper, said
+real_cpu = share.Share._cpu
+def busy(self):  # as busy as the clock while it lives: the lead waits for its answers
+    got = real_cpu(self)
+    return None if got is None else (got[0], got[0])
+share.Share.claim, share.Share.close, share.Share._cpu = first_after_helper, said, busy
 from accsat.cli import main
 sys.argv = ['accsat', 'rewrite', *sys.argv[1:]]
 main()

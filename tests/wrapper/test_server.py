@@ -15,6 +15,7 @@ import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -389,30 +390,30 @@ def test_a_helper_is_told_to_stop_when_its_lead_answers(tmp_path):
 
 
 @pytest.mark.parametrize("helper", [True, False])
-def test_a_helper_helps_only_where_the_settings_let_it(tmp_path, monkeypatch, helper):
-    """ACCSAT_HELPER=0 (Options.helper): a child given a request as its helper says
-    nothing and takes no kernel: its lead rewrites them all."""
-    import pickle
+def test_a_request_shared_only_where_its_settings_let_it(tmp_path, monkeypatch, helper):
+    """ACCSAT_HELPER=0 (Options.helper, read from the request as it arrives): two
+    children waiting and two cores idle, the request still goes to one child alone."""
 
-    from accsat.toolchain.share import HELLO, Share, pipes
-    from accsat.wrapper import server
+    from accsat.wrapper import server as srv
 
-    src = tmp_path / "k.c"
-    src.write_text(KERNEL)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(os, "environ", dict(os.environ))  # help_one may replace it
-    monkeypatch.setattr(server.signal, "signal", lambda *_: None)  # not this process's handler
-    monkeypatch.setattr(server.os, "nice", lambda _: 0)
-    options = Options(preprocess=PreprocessOptions(), helper=helper)
-    request = pickle.loads(client.request(str(src), options, 60.0))
-    lead, helping = pipes()
-    mine, theirs = Share(*lead), Share(*helping)
-    os.close(mine.outbox)  # no bodies to re-read: the helper ends after its kernels
-    mine.outbox = -1
+    monkeypatch.setattr(srv, "idle_cores", lambda: 2)
+    server = srv.Server(tmp_path, "k", 60.0, -1)
     try:
-        server.help_one(request, theirs)
-        theirs.close()
-        said = [tag for tag, *_ in iter(mine.next_message, None)]
+        lead, lead_end = _waiting_child(server)
+        _waiting_child(server)
+        ours, theirs = socket.socketpair()
+        options = Options(preprocess=PreprocessOptions(), helper=helper)
+        client.send_frame(theirs, client.request("k.c", options, 10.0))
+        listening, server.listener = server.listener, SimpleNamespace(accept=lambda: (ours, None))
+        monkeypatch.setattr(client, "peer_uid", lambda _: os.getuid())
+        server.accept()
+        server.listener = listening
+        assert server.queue and server.queue[0].helper is helper
+        server.dispatch()
+        role, fds, _ = _role(lead_end)
+        assert role == (srv.LEAD if helper else srv.ALONE)
+        for fd in fds:
+            os.close(fd)
     finally:
-        mine.close()
-    assert said == ([HELLO, "kernel", "done"] if helper else [])
+        server.children.clear()
+        server.listener.close()
