@@ -199,7 +199,8 @@ class Share:
                 os.close(fd)
 
 
-GRACE = 1.0  # seconds a helper told to stop is waited for (it may be inside egglog)
+GRACE = 0.2  # seconds a helper told to stop is waited for (inside egglog, it ends later:
+# with its lead at the latest, PR_SET_PDEATHSIG)
 
 
 @contextlib.contextmanager
