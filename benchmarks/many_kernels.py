@@ -22,13 +22,14 @@ import argparse
 import json
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from accsat.toolchain.process import children_cpu
 
 SHAPES = ("stencil1", "stencil2", "weighted", "guarded", "inner")
 
@@ -85,20 +86,15 @@ def source(kernels: int, seed: int) -> str:
     return HEADER + "\n".join(kernel(n, rng) for n in range(kernels))
 
 
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 def timed(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float, str]:
     """(wall seconds, CPU seconds, standard output) of one run of ``cmd``; the CPU of
     the processes it waited for included (accsat rewrite's helper, gcc's cc1)."""
-    start, cpu = time.perf_counter(), _children_cpu()
+    start, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=env, timeout=7200)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stderr[-2000:]}")
-    return seconds, _children_cpu() - cpu, done.stdout
+    return seconds, children_cpu() - cpu, done.stdout
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 
 from accsat.options import VARIANTS
+from accsat.toolchain.process import children_cpu
 from npb_harness.tree import NPB_BENCHMARKS, source_dir
 
 CFLAGS = "-O3 -fopenacc -foffload=disable -fgnu89-inline"
@@ -48,11 +49,6 @@ VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
 def accsat_cc() -> str:
     beside = Path(sys.executable).parent / "accsat-cc"
     return str(beside) if beside.exists() else (shutil.which("accsat-cc") or "accsat-cc")
-
-
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def make(
@@ -69,12 +65,12 @@ def make(
         f"CFLAGS={CFLAGS}",
         f"CLINKFLAGS={CLINKFLAGS}",
     ]
-    start, cpu = time.perf_counter(), _cpu()
+    start, cpu = time.perf_counter(), children_cpu()
     with open(log, "ab") as out:
         rc = subprocess.run(
             cmd, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT
         ).returncode
-    return time.perf_counter() - start, _cpu() - cpu, rc
+    return time.perf_counter() - start, children_cpu() - cpu, rc
 
 
 def _big_stack() -> None:

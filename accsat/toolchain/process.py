@@ -135,7 +135,7 @@ def run(
             fixed_layout()
 
     start = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before = children_cpu()
     with (
         open(stdout, "ab" if append else "wb") as out,
         open(stderr, "wb") if stderr else _same(out) as err,
@@ -159,9 +159,15 @@ def run(
                 _kill(proc)
                 timed_out = True
     seconds = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    cpu = children_cpu() - before
     return Finished(None if timed_out else proc.returncode, seconds, timed_out, round(cpu, 4))
+
+
+def children_cpu() -> float:
+    """CPU seconds (user and system) of the children this process has waited for, and
+    of theirs: what a command it ran took, read before and after."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def capture(
