@@ -578,5 +578,17 @@ def bench() -> None:
     """Benchmark sweeps: NPB-ACC (npb) and SPEC ACCEL (spec)."""
 
 
+def entry() -> None:
+    """The ``accsat`` command: :func:`main`, the process then ended without Python's
+    teardown (toolchain/process.end)."""
+    from .toolchain.process import end
+
+    try:
+        main()
+    except SystemExit as exc:  # (click ends every command so)
+        end(exc.code)
+    end(0)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

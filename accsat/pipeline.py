@@ -47,6 +47,7 @@ from .settings import environment
 from .ssa import promote
 from .ssa.state import SSAKernel
 from .ssa.statements import build_ssa
+from .toolchain.process import resident_mb
 from .toolchain.share import BODIES, DONE, HELLO, KERNEL, VERDICT, Share
 from .verify import reread, typecheck
 from .verify.reread import Expected
@@ -290,34 +291,48 @@ def _read_in_place(
 # Python's cyclic garbage collector scans every live object again and again while a
 # file's trees, terms and e-graphs pile up: a fifth of the rewrite time of NPB's BT,
 # LU, SP and MG in one process (23.8 -> 19.4 s without it, peak memory 285 -> 364 MB).
-# So it is off while a file is rewritten, and collects once every COLLECT_EVERY jobs
-# (kernel rewrites and re-read checks: a file of thousands of kernels keeps its garbage
-# bounded).
-COLLECT_EVERY = 64
-_started = [0]  # jobs begun in this process while the collector was off
+# So it is off while a file is rewritten, and collects the young generations once the
+# process has grown by COLLECT_GROWTH_MB since the last (a file of thousands of kernels
+# keeps its garbage bounded; one after every 64 kernels and re-reads took 0.1 s of each
+# process on a 100-kernel file whose garbage was 13 MB).
+COLLECT_GROWTH_MB = 128
+# jobs begun since the collector was paused, the process's resident MB at the last
+# collection (or at the second job: the first loads what a process loads once, egglog's
+# session and the solver's libraries, 120 MB)
+_paused = {"jobs": 0, "base": 0.0}
 
 
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector off (as it was again afterwards)."""
+    """The cyclic garbage collector off (as it was again afterwards). Once on again, what
+    the file left is moved to the oldest generation unwalked (freeze, unfreeze), as a
+    collection of the young would move what survives it: the first young collection
+    after would walk every object made while paused (0.2 s after a 100-kernel file)."""
     was = gc.isenabled()
     gc.disable()
+    _paused["jobs"] = 0
     try:
         yield
     finally:
         if was:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
 
 def _collect_now() -> None:
-    """A collection every COLLECT_EVERY jobs, while the collector is off (paused_gc): of
-    the young generations, what the last jobs made (a full one also walks every object
-    of the imports and of the loaded file: 90 ms each on a 100-kernel file)."""
+    """A collection of the young generations, while the collector is off (paused_gc),
+    once the process grew by COLLECT_GROWTH_MB since the last (a full one also walks
+    every object of the imports and of the loaded file)."""
     if gc.isenabled():
         return
-    _started[0] += 1
-    if _started[0] % COLLECT_EVERY == 0:
+    _paused["jobs"] += 1
+    now = resident_mb()
+    if _paused["jobs"] <= 2:
+        _paused["base"] = now
+    elif now - _paused["base"] >= COLLECT_GROWTH_MB:
         gc.collect(1)
+        _paused["base"] = resident_mb()
 
 
 def warm_up(options: Options = Options()) -> None:

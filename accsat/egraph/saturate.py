@@ -23,6 +23,7 @@ import re
 import struct
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
@@ -34,6 +35,7 @@ from ..frontend.literals import format_int
 from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
 from ..options import Limits
 from ..ssa.terms import TermTable
+from ..toolchain.process import resident_mb
 from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
 
@@ -168,9 +170,11 @@ TERM_ID = "TermId"  # the relation naming each term we put in by its id
 LOAD_CHUNK = 64  # terms per loading rule
 
 
-def load_terms(terms: TermTable, ids: list[int]) -> list[str]:
+def load_terms(terms: TermTable, ids: list[int], facts: Sequence[str] = ()) -> list[str]:
     """The egglog programs, to run one after the other, that add the terms ``ids``
-    (arguments first) and a (TermId id term) row for each.
+    (arguments first) and a (TermId id term) row for each, and the ``facts`` (rows of
+    relations on strings: those of the kernel's types and constants) with the first
+    chunk's (a command of their own costs a rule's compilation too: 0.6 ms a kernel).
 
     Not one ``(let $tN ...)`` a term: each is a global of its own, and egglog's time
     per command grows with their number (a 1,000-term kernel took 0.5 s).  Instead
@@ -183,20 +187,22 @@ def load_terms(terms: TermTable, ids: list[int]) -> list[str]:
     rule name across (pop)s and copies them at every (push), and a rule is named by its
     text by default, a new name per kernel (after 80 small kernels, a (push) and (pop)
     took twice the time they take in a fresh session)."""
-    out = [f"(relation {TERM_ID} (i64 Term))"]
+    out = []
     for k in range(0, len(ids), LOAD_CHUNK):
         chunk = ids[k : k + LOAD_CHUNK]
         mine = set(chunk)
         earlier = sorted({a for t in chunk for a in terms[t].args if a not in mine})
         query = " ".join(f"({TERM_ID} {a} $t{a})" for a in earlier)
         actions = " ".join(
-            f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk
+            [f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk]
+            + list(facts if k == 0 else ())
         )
         out.append(
             f"(ruleset load-{k})\n(rule ({query}) ({actions}) :ruleset load-{k} :name"
             f' "load-{k}")\n{once(f"load-{k}")}'
         )
-    return out
+    declare = f"(relation {TERM_ID} (i64 Term))"  # (in the first program)
+    return [declare + "\n" + out[0], *out[1:]] if out else [declare]
 
 
 def once(ruleset: str) -> str:
@@ -240,7 +246,7 @@ def zero_fact(ty: str) -> str | None:
     return f"(ZeroOf {quote(ty)} {quote(base)} {quote(format_int(0, t))})"
 
 
-def type_facts(types: set[str]) -> str:
+def type_facts(types: set[str]) -> list[str]:
     facts = []
     for ty in sorted(types):
         base = ty.split("@", 1)[0]
@@ -256,7 +262,7 @@ def type_facts(types: set[str]) -> str:
             zero = zero_fact(ty)
             if zero is not None:
                 facts.append(zero)
-    return "\n".join(facts)
+    return facts
 
 
 class _Session:
@@ -481,16 +487,16 @@ def _saturate(
 
 
 def _load(s: _Session, terms: TermTable, ids: list[int]) -> None:
-    s.run(type_facts({terms[t].ty for t in ids if terms[t].ty}))
-    for program in load_terms(terms, ids):
-        s.run(program)
-    facts = [
+    facts = type_facts({terms[t].ty for t in ids if terms[t].ty}) + [
         f
         for t in ids
         if terms[t].op == "Const"
         for f in const_facts(terms[t].ty, terms[t].attrs[0])
     ]
-    s.run_each(facts)
+    if not ids:  # (no rule to carry them)
+        s.run_each(facts)
+    for program in load_terms(terms, ids, facts):
+        s.run(program)
 
 
 class InconsistentEGraph(RuntimeError):
@@ -523,23 +529,6 @@ class _Replay(Exception):
 
     def __init__(self, iterations: int, reason: str):
         self.iterations, self.reason = iterations, reason
-
-
-_STATM: list[int] = []  # [pid, fd]: /proc/self/statm opened by this process
-
-
-def resident_mb() -> float:
-    """This process's resident memory in MB (0 where /proc does not say). The file
-    stays open (read at each iteration of every kernel); a forked child opens its own."""
-    try:
-        if not _STATM or _STATM[0] != os.getpid():
-            if _STATM:
-                os.close(_STATM[1])
-            _STATM[:] = [os.getpid(), os.open("/proc/self/statm", os.O_RDONLY)]
-        pages = int(os.pread(_STATM[1], 128, 0).split()[1])
-    except (OSError, ValueError, IndexError):
-        return 0.0
-    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
 class _Budget:

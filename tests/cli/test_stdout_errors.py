@@ -60,3 +60,19 @@ def test_closed_stdout_is_one_line(cfile):
         preexec_fn=lambda: os.close(1),
     )
     assert proc.returncode == 2 and "stdout" in one_line(proc.stderr)
+
+
+def test_the_whole_output_arrives_and_the_status(cfile):
+    """accsat ends without Python's teardown (toolchain/process.end): what stdout
+    buffered is written, and the exit status is the command's."""
+    from click.testing import CliRunner
+
+    from accsat.cli import main
+
+    path = cfile(KERNEL)
+    command = [sys.executable, "-m", "accsat.cli", "rewrite", str(path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=ENV)
+    assert done.returncode == 0 and "_v" in done.stdout
+    assert done.stdout == CliRunner().invoke(main, ["rewrite", str(path)]).stdout
+    missing = subprocess.run([*command[:-1], str(path) + ".gone"], capture_output=True, text=True)
+    assert missing.returncode == 2 and "does not exist" in missing.stderr

@@ -57,7 +57,7 @@ def _fresh_with_lets(ssa, rulesets):
     if folding:
         s.run(sat_mod.fold_candidate_rules())
     ids = sat_mod.reachable(ssa.terms, ssa.roots)
-    s.run(sat_mod.type_facts({ssa.terms[t].ty for t in ids if ssa.terms[t].ty}))
+    s.run("\n".join(sat_mod.type_facts({ssa.terms[t].ty for t in ids if ssa.terms[t].ty})))
     s.run("\n".join(f"(let $t{t} {sat_mod.term_text(ssa.terms, t)})" for t in ids))
     facts = [
         f

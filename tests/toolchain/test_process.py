@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -122,3 +123,51 @@ def test_the_check_finds_a_direct_call(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import os\nfrom subprocess import run\nos.system('ls')\n")
     assert starters(bad) == ["bad.py:2: imports subprocess", "bad.py:3: os.system"]
+
+
+END = """
+import atexit, sys, threading, time
+from accsat.toolchain.process import end
+atexit.register(lambda: open(sys.argv[1], "w").write("handlers ran"))
+sys.stdout.write("buffered, no newline")
+if sys.argv[3] == "thread":  # a thread of Python's: the usual exit, which waits for it
+    threading.Thread(target=lambda: (time.sleep(0.3), print(" and the thread's"))).start()
+end(int(sys.argv[2]) if sys.argv[2].isdigit() else sys.argv[2])
+"""
+
+
+@pytest.mark.parametrize(
+    "code, threads, status, out, err",
+    [
+        ("3", "", 3, "buffered, no newline", ""),
+        ("0", "", 0, "buffered, no newline", ""),
+        ("no such file", "", 1, "buffered, no newline", "no such file\n"),
+        ("0", "thread", 0, "buffered, no newline and the thread's\n", ""),
+    ],
+)
+def test_end_exits_as_sys_exit_would(tmp_path, code, threads, status, out, err):
+    """process.end: the status sys.exit would give, the exit handlers run, what the
+    streams buffered written; with a thread of Python's running, it waits for it."""
+    mark = tmp_path / "mark"
+    done = subprocess.run(
+        [sys.executable, "-c", END, str(mark), code, threads], capture_output=True, text=True
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (status, out, err)
+    assert mark.read_text() == "handlers ran"
+
+
+def test_resident_memory_is_read_in_a_forked_child_whose_parent_descriptor_is_closed():
+    """A forked child opens /proc/self/statm itself, even where the descriptor it
+    inherited was closed (share's helper closes every one it does not use): it read 0,
+    so a helper's saturation had no memory limit."""
+    script = (
+        "import os\nfrom accsat.toolchain import process\n"
+        "assert process.resident_mb() > 0\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    os.close(process._STATM[1])\n"
+        "    os._exit(0 if process.resident_mb() > 0 else 1)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "raise SystemExit(os.waitstatus_to_exitcode(status))\n"
+    )
+    assert subprocess.run([sys.executable, "-c", script]).returncode == 0

@@ -1,3 +1,4 @@
+import itertools
 import json
 import subprocess
 
@@ -225,23 +226,32 @@ def _five_kernels(tmp_path):
 
 
 class _Collector:
-    """The gc module as pipeline sees it, counting full collections instead of making them."""
+    """The gc module as pipeline sees it, counting collections instead of making them,
+    and what it was told at the pause's end."""
 
     def __init__(self):
         import gc
 
         self.isenabled, self.enable, self.disable = gc.isenabled, gc.enable, gc.disable
         self.collected = 0
+        self.calls: list[str] = []
 
     def collect(self, *args):
         self.collected += 1
         return 0
 
+    def freeze(self):
+        self.calls.append("freeze")
+
+    def unfreeze(self):
+        self.calls.append("unfreeze")
+
 
 def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeypatch):
-    """Off for the whole file (a fifth of NPB's rewrite time went to it), one collection
-    every COLLECT_EVERY jobs (five rewrites and five re-read checks here), and on again
-    afterwards."""
+    """Off for the whole file (a fifth of NPB's rewrite time went to it), a collection
+    each time the process grew by COLLECT_GROWTH_MB since the second job (here 1 MB a
+    job: five rewrites and five re-read checks, 2 MB), and on again afterwards, what the
+    file left moved to the oldest generation unwalked."""
     import gc
 
     from accsat import pipeline
@@ -255,13 +265,17 @@ def test_the_garbage_collector_rests_while_a_file_is_rewritten(tmp_path, monkeyp
 
     collector = _Collector()
     monkeypatch.setattr(pipeline, "rewrite_kernel", watched)
-    monkeypatch.setattr(pipeline, "COLLECT_EVERY", 2)
-    monkeypatch.setattr(pipeline, "_started", [0])
+    monkeypatch.setattr(pipeline, "COLLECT_GROWTH_MB", 2)
+    grows = itertools.count(1000)  # MB: 1 more each time it is read
+    monkeypatch.setattr(pipeline, "resident_mb", lambda: float(next(grows)))
     monkeypatch.setattr(pipeline, "gc", collector)
     assert gc.isenabled()
     result = pipeline.rewrite_file(_five_kernels(tmp_path))
     assert [k.status for k in result.kernels] == ["rewritten"] * 5
-    assert seen == [False] * 5 and collector.collected == 5
+    # read at each of the ten jobs and after each collection: the base at the second
+    # job (1001), then a collection every second job (the 4th, 6th, 8th and 10th)
+    assert seen == [False] * 5 and collector.collected == 4
+    assert collector.calls == ["freeze", "unfreeze"]
     assert gc.isenabled()
 
 
