@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import gc
 import importlib
 import os
 import sys
@@ -22,6 +23,9 @@ from .fileio import append_lines, readable, write_output
 from .frontend.preprocess import PreprocessOptions
 from .options import VARIANTS, Options
 from .settings import build, declared
+
+# Whether this process ends once its command returns (``entry``; not a CliRunner's call)
+_ends_after_command = False
 
 # Checked by click before the pipeline (a second of imports) is loaded: a missing file
 # answers at once.
@@ -329,6 +333,8 @@ def rewrite(
         options = make_options(kw)
         if tune_db is not None:
             options = _tune_choices(options, file, tune_db)
+        if _ends_after_command:  # the collector stays off to the end (pipeline.paused_gc)
+            gc.disable()
         with progress_bar(file) as progress, helped(path, options) as share:
             from .pipeline import rewrite_file  # (after the fork: egglog's threads)
 
@@ -583,6 +589,8 @@ def entry() -> None:
     teardown (toolchain/process.end)."""
     from .toolchain.process import end
 
+    global _ends_after_command
+    _ends_after_command = True
     try:
         main()
     except SystemExit as exc:  # (click ends every command so)

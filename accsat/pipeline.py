@@ -294,29 +294,38 @@ def _read_in_place(
 # So it is off while a file is rewritten, and collects the young generations once the
 # process has grown by COLLECT_GROWTH_MB since the last (a file of thousands of kernels
 # keeps its garbage bounded; one after every 64 kernels and re-reads took 0.1 s of each
-# process on a 100-kernel file whose garbage was 13 MB).
+# process on a 100-kernel file whose garbage was 13 MB); every COLLECT_EVERY jobs where
+# the process's memory cannot be read. (``accsat rewrite``, which ends once the file is
+# written, keeps it off to the end: the first young collection after a file walks
+# every object the file made, 0.2 s after 100 kernels.)
 COLLECT_GROWTH_MB = 128
-# jobs begun since the collector was paused, the process's resident MB at the last
-# collection (or at the second job: the first loads what a process loads once, egglog's
-# session and the solver's libraries, 120 MB)
-_paused = {"jobs": 0, "base": 0.0}
+COLLECT_EVERY = 64
+
+
+@dataclass
+class _Pause:
+    """The collector's pause in this process: jobs (kernel rewrites and re-read checks)
+    begun, and the resident MB at the last collection or at the second job (the first
+    loads what a process loads once, egglog's session and the solver's libraries:
+    120 MB)."""
+
+    jobs: int = 0
+    base: float = 0.0
+
+
+_pause = _Pause()
 
 
 @contextlib.contextmanager
 def paused_gc() -> Iterator[None]:
-    """The cyclic garbage collector off (as it was again afterwards). Once on again, what
-    the file left is moved to the oldest generation unwalked (freeze, unfreeze), as a
-    collection of the young would move what survives it: the first young collection
-    after would walk every object made while paused (0.2 s after a 100-kernel file)."""
+    """The cyclic garbage collector off (as it was again afterwards)."""
     was = gc.isenabled()
     gc.disable()
-    _paused["jobs"] = 0
+    _pause.jobs = 0
     try:
         yield
     finally:
         if was:
-            gc.freeze()
-            gc.unfreeze()
             gc.enable()
 
 
@@ -326,13 +335,13 @@ def _collect_now() -> None:
     every object of the imports and of the loaded file)."""
     if gc.isenabled():
         return
-    _paused["jobs"] += 1
+    _pause.jobs += 1
     now = resident_mb()
-    if _paused["jobs"] <= 2:
-        _paused["base"] = now
-    elif now - _paused["base"] >= COLLECT_GROWTH_MB:
+    if _pause.jobs <= 2:
+        _pause.base = now
+    elif now - _pause.base >= COLLECT_GROWTH_MB or (not now and _pause.jobs % COLLECT_EVERY == 0):
         gc.collect(1)
-        _paused["base"] = resident_mb()
+        _pause.base = resident_mb()
 
 
 def warm_up(options: Options = Options()) -> None:

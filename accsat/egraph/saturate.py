@@ -493,8 +493,6 @@ def _load(s: _Session, terms: TermTable, ids: list[int]) -> None:
         if terms[t].op == "Const"
         for f in const_facts(terms[t].ty, terms[t].attrs[0])
     ]
-    if not ids:  # (no rule to carry them)
-        s.run_each(facts)
     for program in load_terms(terms, ids, facts):
         s.run(program)
 

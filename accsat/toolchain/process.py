@@ -42,10 +42,15 @@ _DRAIN = 5.0  # seconds to collect what a killed command left in its pipes
 
 def _forget_in_child() -> None:
     """A forked child (accsat-cc's rewrite, the compile server's) starts with no process
-    of its own, and with a lock no other thread may be holding."""
+    of its own, with a lock no other thread may be holding, and opens /proc/self/statm
+    itself (resident_mb)."""
     global _lock
     _lock = threading.Lock()
     _active.clear()
+    if _STATM:
+        with contextlib.suppress(OSError):
+            os.close(_STATM[0])
+        _STATM.clear()
 
 
 os.register_at_fork(after_in_child=_forget_in_child)
@@ -165,7 +170,7 @@ def run(
     return Finished(None if timed_out else proc.returncode, seconds, timed_out, round(cpu, 4))
 
 
-def end(code: str | int | None = 0) -> NoReturn:
+def end(code: object = 0) -> NoReturn:
     """End this process as ``sys.exit(code)`` would, without Python's teardown: exit
     handlers run and the standard streams are flushed, then ``os._exit``.  After a
     rewrite the process holds hundreds of thousands of objects and egglog's sessions,
@@ -173,36 +178,35 @@ def end(code: str | int | None = 0) -> NoReturn:
     ends so too).  Where a thread of Python's still runs, the usual exit (which waits
     for it)."""
     if threading.active_count() > 1:
-        sys.exit(code)
-    if not isinstance(code, str):
+        raise SystemExit(code)
+    if code is None or isinstance(code, int):
         status = code or 0
-    else:  # as sys.exit prints a message
-        print(code, file=sys.stderr)
+    else:  # as sys.exit prints any other object
+        if sys.stderr is not None:
+            print(code, file=sys.stderr)
         status = 1
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
+        if stream is None or stream.closed:
+            continue
         try:
-            if stream is not None:
-                stream.flush()
-        except (OSError, ValueError):  # (a reader gone: Python's own exit says 120)
-            status = status or 120
+            stream.flush()
+        except OSError:  # (a reader gone: so Python's own exit says)
+            status = 120
     os._exit(status & 0xFF)
 
 
-_STATM: list[int] = []  # [pid, fd]: /proc/self/statm opened by this process
+_STATM: list[int] = []  # /proc/self/statm opened by this process: [its descriptor]
 
 
 def resident_mb() -> float:
     """This process's resident memory in MB (0 where /proc does not say). The file
     stays open (read at each iteration of a kernel's saturation); a forked child opens
-    its own (the parent's descriptor may be closed already: share's helper closes all)."""
+    its own (_forget_in_child forgets the parent's)."""
     try:
-        if not _STATM or _STATM[0] != os.getpid():
-            if _STATM:
-                with contextlib.suppress(OSError):
-                    os.close(_STATM[1])
-            _STATM[:] = [os.getpid(), os.open("/proc/self/statm", os.O_RDONLY)]
-        pages = int(os.pread(_STATM[1], 128, 0).split()[1])
+        if not _STATM:
+            _STATM[:] = [os.open("/proc/self/statm", os.O_RDONLY)]
+        pages = int(os.pread(_STATM[0], 128, 0).split()[1])
     except (OSError, ValueError, IndexError):
         return 0.0
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20

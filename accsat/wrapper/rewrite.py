@@ -141,9 +141,14 @@ def outcome_of(answer: dict, path: str) -> Outcome:
 
 def quiet_child() -> None:
     """In a forked child: signals as by default, stdio on /dev/null, no fault handler
-    (a crash is reported by the parent, in one line)."""
+    (a crash is reported by the parent, in one line), and no cyclic garbage collector
+    but the pipeline's own collections while a file is rewritten (pipeline.paused_gc):
+    the child ends with its one file, and the first collection after a file walks every
+    object the file made."""
     import faulthandler
+    import gc
 
+    gc.disable()
     faulthandler.disable()
     for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, signal.SIG_DFL)

@@ -74,5 +74,6 @@ def test_the_whole_output_arrives_and_the_status(cfile):
     done = subprocess.run(command, capture_output=True, text=True, env=ENV)
     assert done.returncode == 0 and "_v" in done.stdout
     assert done.stdout == CliRunner().invoke(main, ["rewrite", str(path)]).stdout
-    missing = subprocess.run([*command[:-1], str(path) + ".gone"], capture_output=True, text=True)
+    gone = [*command[:-1], str(path) + ".gone"]
+    missing = subprocess.run(gone, capture_output=True, text=True, env=ENV)
     assert missing.returncode == 2 and "does not exist" in missing.stderr

@@ -132,7 +132,8 @@ atexit.register(lambda: open(sys.argv[1], "w").write("handlers ran"))
 sys.stdout.write("buffered, no newline")
 if sys.argv[3] == "thread":  # a thread of Python's: the usual exit, which waits for it
     threading.Thread(target=lambda: (time.sleep(0.3), print(" and the thread's"))).start()
-end(int(sys.argv[2]) if sys.argv[2].isdigit() else sys.argv[2])
+code = sys.argv[2]
+end(int(code) if code.isdigit() else float(code) if code == "2.5" else code)
 """
 
 
@@ -142,6 +143,7 @@ end(int(sys.argv[2]) if sys.argv[2].isdigit() else sys.argv[2])
         ("3", "", 3, "buffered, no newline", ""),
         ("0", "", 0, "buffered, no newline", ""),
         ("no such file", "", 1, "buffered, no newline", "no such file\n"),
+        ("2.5", "", 1, "buffered, no newline", "2.5\n"),
         ("0", "thread", 0, "buffered, no newline and the thread's\n", ""),
     ],
 )
@@ -156,17 +158,19 @@ def test_end_exits_as_sys_exit_would(tmp_path, code, threads, status, out, err):
     assert mark.read_text() == "handlers ran"
 
 
-def test_resident_memory_is_read_in_a_forked_child_whose_parent_descriptor_is_closed():
-    """A forked child opens /proc/self/statm itself, even where the descriptor it
-    inherited was closed (share's helper closes every one it does not use): it read 0,
-    so a helper's saturation had no memory limit."""
+def test_resident_memory_is_read_in_a_forked_child_that_closed_every_descriptor():
+    """A forked child opens /proc/self/statm itself (the parent's descriptor forgotten at
+    the fork), as share's helper does after closing every descriptor it does not use: it
+    read 0 there, so a helper's saturation had no memory limit."""
     script = (
         "import os\nfrom accsat.toolchain import process\n"
         "assert process.resident_mb() > 0\n"
         "pid = os.fork()\n"
         "if pid == 0:\n"
-        "    os.close(process._STATM[1])\n"
-        "    os._exit(0 if process.resident_mb() > 0 else 1)\n"
+        "    os.closerange(3, 1024)\n"
+        "    again = open(os.devnull)  # may take the number the parent's had\n"
+        "    ok = process.resident_mb() > 0 and process.resident_mb() > 0\n"
+        "    os._exit(0 if ok and not again.closed and os.fstat(again.fileno()) else 1)\n"
         "_, status = os.waitpid(pid, 0)\n"
         "raise SystemExit(os.waitstatus_to_exitcode(status))\n"
     )

@@ -102,3 +102,27 @@ def test_cli_report_that_cannot_be_written_is_one_line(tmp_path, where):
     assert "Traceback" not in got.stderr
     about_it = [line for line in got.stderr.splitlines() if str(target) in line]
     assert len(about_it) == 1, got.stderr
+
+
+def test_a_forked_child_runs_without_the_cyclic_collector():
+    """quiet_child (accsat-cc's rewrite, the compile server's children): the child ends
+    with its one file, so no collection walks what the file made (the pipeline's own
+    collections bound its memory, pipeline.paused_gc)."""
+    import gc
+    import os
+
+    from accsat.wrapper.rewrite import quiet_child
+
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            quiet_child()
+            os.write(wfd, b"on" if gc.isenabled() else b"off")
+        finally:
+            os._exit(0)
+    os.close(wfd)
+    said = os.read(rfd, 8)
+    os.close(rfd)
+    os.waitpid(pid, 0)
+    assert said == b"off" and gc.isenabled()
