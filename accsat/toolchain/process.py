@@ -201,8 +201,9 @@ _STATM: list[int] = []  # /proc/self/statm opened by this process: [its descript
 
 def resident_mb() -> float:
     """This process's resident memory in MB (0 where /proc does not say). The file
-    stays open (read at each iteration of a kernel's saturation); a forked child opens
-    its own (_forget_in_child forgets the parent's)."""
+    stays open (read at each iteration of a kernel's saturation and before each job of
+    a paused collector, pipeline._collect_now); a forked child opens its own
+    (_forget_in_child forgets the parent's)."""
     try:
         if not _STATM:
             _STATM[:] = [os.open("/proc/self/statm", os.O_RDONLY)]
