@@ -3,7 +3,7 @@
 egglog 13.1 and 13.2 break this (a constructor row gets a wrong argument when
 many list terms share arguments), which would make accsat print wrong array
 indices. accsat pins 13.0 and also checks every e-graph it reads
-(``check_terms``); this test guards the pin.
+(``classes_of_terms``); this test guards the pin.
 """
 
 import random

@@ -23,8 +23,8 @@ import re
 import struct
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from importlib import resources
 from types import ModuleType
 
@@ -73,11 +73,22 @@ TERM_CONSTRUCTORS = frozenset(OPS)
 def fold_candidate_rules() -> str:
     """egglog rules that mark operations on constants, so that the (costly)
     folding pass in Python runs only in iterations that made new ones."""
-    out = ["(relation FoldMe (Term))", "(ruleset fold-candidates)"]
+    columns = " ".join(["String"] * len(FOLD_ROW))
+    out = [f"(relation {FOLD_ME} ({columns}))", f"(ruleset {FOLD_CANDIDATES})"]
     for op in sorted(FOLDABLE):
-        args = "(Const t1 a)" if op in UNARY_FOLDABLE else "(Const t1 a) (Const t2 b)"
-        out.append(f"(rule ((= e ({op} t {args}))) ((FoldMe e)) :ruleset fold-candidates)")
+        unary = op in UNARY_FOLDABLE
+        args = "(Const t1 a)" if unary else "(Const t1 a) (Const t2 b)"
+        row = f'"{op}" t t1 a ' + ('"" ""' if unary else "t2 b")
+        out.append(f"(rule ((= e ({op} t {args}))) (({FOLD_ME} {row})) :ruleset {FOLD_CANDIDATES})")
     return "\n".join(out)
+
+
+FOLD_ME = "FoldMe"  # the relation of operations on constants, by their strings:
+FOLD_ROW = ("op", "type", "type1", "literal1", "type2", "literal2")  # ("" "": unary)
+FOLD_CANDIDATES = "fold-candidates"  # the ruleset marking them
+PRINT_SIZE = "(print-size)"
+# rows asked of a printed relation: far more than an e-graph within the node limit holds
+PRINT_ROWS = 1_000_000
 
 
 WIDTHS = "widths"  # the ruleset computing SumWidth and ProdWidth (schema.egg)
@@ -172,9 +183,12 @@ LOAD_CHUNK = 64  # terms per loading rule
 
 def load_terms(terms: TermTable, ids: list[int], facts: Sequence[str] = ()) -> list[str]:
     """The egglog programs, to run one after the other, that add the terms ``ids``
-    (arguments first) and a (TermId id term) row for each, and the ``facts`` (rows of
-    relations on strings: those of the kernel's types and constants) with the first
-    chunk's (a command of their own costs a rule's compilation too: 0.6 ms a kernel).
+    (arguments first), a (TermId id term) row for each one a later program reads, and
+    the ``facts`` (rows of relations on strings: those of the kernel's types and
+    constants) with the first chunk's (a command of their own costs a rule's
+    compilation too: 0.6 ms a kernel). The classes of the terms are read from the
+    e-graph in the end (``classes_of_terms``): a row for each term was 0.1 s of the
+    100 kernels of benchmarks/extract_families.py.
 
     Not one ``(let $tN ...)`` a term: each is a global of its own, and egglog's time
     per command grows with their number (a 1,000-term kernel took 0.5 s).  Instead
@@ -187,14 +201,19 @@ def load_terms(terms: TermTable, ids: list[int], facts: Sequence[str] = ()) -> l
     rule name across (pop)s and copies them at every (push), and a rule is named by its
     text by default, a new name per kernel (after 80 small kernels, a (push) and (pop)
     took twice the time they take in a fresh session)."""
+    chunks = [ids[k : k + LOAD_CHUNK] for k in range(0, len(ids), LOAD_CHUNK)]
+    earlier = [sorted(set(_arguments(terms, chunk)) - set(chunk)) for chunk in chunks]
+    named = set().union(*earlier)  # (a TermId row only where a later chunk looks it up)
     out = []
-    for k in range(0, len(ids), LOAD_CHUNK):
-        chunk = ids[k : k + LOAD_CHUNK]
-        mine = set(chunk)
-        earlier = sorted({a for t in chunk for a in terms[t].args if a not in mine})
-        query = " ".join(f"({TERM_ID} {a} $t{a})" for a in earlier)
+    for n, (chunk, looked_up) in enumerate(zip(chunks, earlier, strict=True)):
+        k = n * LOAD_CHUNK
+        query = " ".join(f"({TERM_ID} {a} $t{a})" for a in looked_up)
         actions = " ".join(
-            [f"(let $t{t} {term_text(terms, t)}) ({TERM_ID} {t} $t{t})" for t in chunk]
+            [
+                f"(let $t{t} {term_text(terms, t)})"
+                + (f" ({TERM_ID} {t} $t{t})" if t in named else "")
+                for t in chunk
+            ]
             + list(facts if k == 0 else ())
         )
         out.append(
@@ -203,6 +222,11 @@ def load_terms(terms: TermTable, ids: list[int], facts: Sequence[str] = ()) -> l
         )
     declare = f"(relation {TERM_ID} (i64 Term))"  # (in the first program)
     return [declare + "\n" + out[0], *out[1:]] if out else [declare]
+
+
+def _arguments(terms: TermTable, ids: list[int]) -> Iterator[int]:
+    for t in ids:
+        yield from terms[t].args
 
 
 def once(ruleset: str) -> str:
@@ -329,22 +353,12 @@ class _Session:
                     kids.append(_cls(c["eclass"]))
             yield node["op"], strings, kids, _cls(eclass)
 
-    def term_ids(self, dump: dict | None = None) -> dict[int, int]:
-        """Term id -> e-class, from the (TermId id term) rows ``load_terms`` made."""
-        dump = dump or self.dump()
-        nodes = dump["nodes"]
-        out = {}
-        for node in nodes.values():
-            if node["op"] == TERM_ID and not node["eclass"].startswith("Term-"):
-                number, term = node["children"]
-                out[int(nodes[number]["op"])] = _cls(nodes[term]["eclass"])
-        return out
-
     def sizes(self) -> dict[str, int]:
-        return dict(self.run("(print-size)")[0].sizes)
+        return dict(self.run(PRINT_SIZE)[0].sizes)
 
-    def node_count(self) -> int:
-        return sum(n for name, n in self.sizes().items() if name in TERM_CONSTRUCTORS)
+    def node_count(self, sizes: dict[str, int] | None = None) -> int:
+        sizes = self.sizes() if sizes is None else sizes
+        return sum(n for name, n in sizes.items() if name in TERM_CONSTRUCTORS)
 
 
 def _cls(eclass: str) -> int:
@@ -468,13 +482,13 @@ def _saturate(
         except _Replay as again:
             s.run(f"(pop {s.depth})")
             replay, replay_reason = again.iterations, again.reason
-    dump = s.dump()
-    class_of = s.term_ids(dump)
-    graph = EGraph()
-    for op, strings, kids, cls in s.rows(dump):
+    graph, class_of_node = EGraph(), {}
+    for op, strings, kids, cls in s.rows():
         ty, attrs = ("", tuple(strings)) if op in UNTYPED else (strings[0], tuple(strings[1:]))
-        graph.add(cls, ENode(op, ty, attrs, tuple(kids)))
-    check_terms(terms, ids, class_of, graph)
+        node = ENode(op, ty, attrs, tuple(kids))
+        graph.add(cls, node)
+        class_of_node[node] = cls
+    class_of = classes_of_terms(terms, ids, class_of_node)
     return Saturation(
         graph,
         class_of,
@@ -501,15 +515,20 @@ class InconsistentEGraph(RuntimeError):
     """egglog's e-graph lost a term we put in: never extract from it."""
 
 
-def check_terms(terms: TermTable, ids: list[int], class_of: dict[int, int], graph: EGraph) -> None:
-    """Every term we added must still be an e-node of its class, its arguments'
-    classes as children (saturation only ever adds nodes and merges classes)."""
+def classes_of_terms(
+    terms: TermTable, ids: list[int], class_of_node: dict[ENode, int]
+) -> dict[int, int]:
+    """Term id -> e-class of each term we added (arguments first): the class of its
+    e-node, its arguments' classes as children. Every term must still be one
+    (saturation only ever adds nodes and merges classes; an e-node is in one class)."""
+    out: dict[int, int] = {}
     for tid in ids:
         t = terms[tid]
-        cls = class_of.get(tid)
-        want = ENode(t.op, t.ty, t.attrs, tuple(class_of.get(a, -1) for a in t.args))
-        if cls is None or want not in graph.classes.get(cls, ()):
+        cls = class_of_node.get(ENode(t.op, t.ty, t.attrs, tuple(out.get(a, -1) for a in t.args)))
+        if cls is None:
             raise InconsistentEGraph(f"egglog lost term {t.op} (id {tid})")
+        out[tid] = cls
+    return out
 
 
 # An iteration grows the e-graph this many times over at most, as far as a snapshot is
@@ -538,8 +557,9 @@ class _Budget:
         self.limits, self.start, self.base = limits, start, resident_mb()
         self.nodes, self.grown = 0, 0.0
 
-    def look(self, s: _Session) -> None:
-        self.nodes, self.grown = s.node_count(), resident_mb() - self.base
+    def look(self, s: _Session, sizes: dict[str, int] | None = None) -> None:
+        """``sizes``: egglog's table sizes, where the caller has them as they are now."""
+        self.nodes, self.grown = s.node_count(sizes), resident_mb() - self.base
 
     def over(self) -> str | None:
         """Which limit the e-graph was past when last looked at, if any."""
@@ -571,7 +591,8 @@ def _iterate(
     budget.look(s)
     # the source's own constant expressions are folded (and subsumed) before any
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
-    candidates, cancelling = _fold_new(s, 0, folding) if folding else (0, False)
+    folds = _Folding(folding) if folding else None
+    cancelling = folds.new(s) if folds else False
     iterations = 0
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
@@ -579,18 +600,21 @@ def _iterate(
         snapshot = replay is None and budget.near()
         if snapshot:
             s.run("(push)")
-        changed = False
-        if rules:
-            out = s.run(s.first(cancelling))
-            out += s.run(once(SELECTED))
-            changed = any(getattr(o, "report", None) is not None and o.report.updated for o in out)
-            if assoc is not None and answer_assoc(s, assoc) > 0:
-                changed = cancelling = True
-        if folding:
-            candidates, folded = _fold_new(s, candidates, folding)
-            changed, cancelling = changed or folded, cancelling or folded
+        # the iteration's rules, what it asks for and the tables' sizes: one program
+        # (a call into egglog costs some 40 us, and an iteration of a small kernel 1 ms)
+        runs = [s.first(cancelling), once(SELECTED)] if rules else []
+        asks = assoc if rules else None  # (the WantAssoc rows printed, then answered)
+        marks = [once(FOLD_CANDIDATES)] if folds else []
+        program = [*runs, *([WANT_ASSOC] if asks is not None else []), *marks, PRINT_SIZE]
+        out = s.run("\n".join(program))
+        sizes = dict(out[-1].sizes)
+        changed = any(o.report.updated for o in out[: len(runs)])
+        if asks is not None and answer_assoc(s, asks, out[len(runs)]) > 0:
+            changed = cancelling = True
+        folded = folds is not None and folds.new(s, sizes.get(FOLD_ME, 0))
+        changed, cancelling = changed or folded, cancelling or folded
         if replay is None:
-            budget.look(s)
+            budget.look(s, None if folded else sizes)  # (folding added constants)
         over = budget.over() if replay is None else None
         if over:
             if not snapshot:
@@ -610,12 +634,16 @@ ASSOC_CANCEL = "assoc-cancel"  # constants that cancel (first, once constants ch
 _QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"')
 
 
-def answer_assoc(s: _Session, answered: set[tuple[str, ...]]) -> int:
+WANT_ASSOC = f"(print-function WantAssoc {PRINT_ROWS})"
+
+
+def answer_assoc(s: _Session, answered: set[tuple[str, ...]], printed: object | None = None) -> int:
     """Assert (AssocTo ...) for every new (WantAssoc ...) whose combined constant
-    has a value of its type; how many were new."""
-    out = s.run("(print-function WantAssoc 1000000)")
+    has a value of its type; how many were new. ``printed``: egglog's output of
+    WANT_ASSOC, where the caller ran it."""
+    printed = s.run(WANT_ASSOC)[0] if printed is None else printed
     facts = []
-    for line in str(out[0]).splitlines():
+    for line in str(printed).splitlines():
         args = tuple(unquote(f'"{m}"') for m in _QUOTED.findall(line))
         if len(args) != 5 or args in answered:
             continue
@@ -661,13 +689,25 @@ def combine(outer: str, inner: str, ty: str, k1: str, k2: str) -> tuple[str, str
     return op, format_int(value, t)
 
 
-def _fold_new(s: _Session, candidates: int, level: str = "all") -> tuple[int, bool]:
-    """Fold when rules made new operations on constants: (candidates now, folded any)."""
-    s.run(once("fold-candidates"))
-    marked = s.sizes().get("FoldMe", 0)
-    if marked <= candidates:
-        return candidates, False
-    return marked, fold_constants(s, level) > 0
+@dataclass
+class _Folding:
+    """One kernel's constant folding: at which ``level`` (folding_of), the FOLD_ME rows
+    seen so far and how many."""
+
+    level: str
+    seen: set[tuple[str, ...]] = field(default_factory=set)
+    marked: int = 0
+
+    def new(self, s: _Session, marked: int | None = None) -> bool:
+        """Fold when FOLD_CANDIDATES marked new operations on constants (``marked``:
+        FOLD_ME's size after it ran, where the caller ran it); whether any folded."""
+        if marked is None:
+            s.run(once(FOLD_CANDIDATES))
+            marked = s.sizes().get(FOLD_ME, 0)
+        if marked <= self.marked:
+            return False
+        self.marked = marked
+        return fold_constants(s, self.level, self.seen) > 0
 
 
 def _absorbs(op: str, value: str, ty: str, operands: list[tuple[str, str]]) -> bool:
@@ -695,9 +735,12 @@ def _bits(x: int | float) -> bytes:
     return struct.pack("<d", float(x))
 
 
-def fold_constants(s: _Session, level: str = "all") -> int:
+def fold_constants(
+    s: _Session, level: str = "all", seen: set[tuple[str, ...]] | None = None
+) -> int:
     """Union every foldable operation on constants with its value, and subsume
-    the operation; how many were new.
+    the operation; how many unions and subsumptions were new. ``seen``: the
+    operations (FOLD_ME rows) folded, or found not to fold, before.
 
     Subsuming (egglog keeps the node, but no rule matches it any more) is what
     egg's constant-folding analysis does by pruning: without it a fold such as
@@ -705,28 +748,29 @@ def fold_constants(s: _Session, level: str = "all") -> int:
     comm + assoc + folding on that cycle make a new constant product every
     iteration, egglog's memory growing ~6x an iteration while the node count
     stays small (tests/fuzz/regressions/saturation_memory_blowup.c)."""
-    rows = list(s.rows(subsumed=False))
-    consts: dict[int, tuple[str, str]] = {}
-    for op, strings, _, cls in rows:
-        if op == "Const":
-            consts.setdefault(cls, (strings[1], strings[0]))
+    seen = set() if seen is None else seen
+    printed = s.run(f"(print-function {FOLD_ME} {PRINT_ROWS})")[0]
     unions = []
-    for op, strings, kids, cls in rows:
-        if op not in FOLDABLE or not kids or not all(k in consts for k in kids):
+    for line in str(printed).splitlines():
+        row = tuple(unquote(f'"{m}"') for m in _QUOTED.findall(line))
+        if len(row) != len(FOLD_ROW) or row in seen:
             continue
-        ty = strings[0]
+        seen.add(row)
+        op, ty, *consts = row
+        kids = [(consts[k], consts[k + 1]) for k in range(0, len(consts), 2) if consts[k]]
         base = ty.split("@", 1)[0]
-        operands = [(consts[k][0], consts[k][1].split("@", 1)[0]) for k in kids]
+        operands = [(text, cty.split("@", 1)[0]) for cty, text in kids]
         if level == "int" and not is_integer_op(ty, [t for _, t in operands]):
             continue
         value = fold(op, base, operands)
         if value is None or _absorbs(op, value, base, operands):
             continue
-        args = " ".join(f"(Const {quote(consts[k][1])} {quote(consts[k][0])})" for k in kids)
+        args = " ".join(f"(Const {quote(cty)} {quote(text)})" for cty, text in kids)
         node = f"({op} {quote(ty)} {args})"
-        if cls not in consts:
-            unions.append(f"(union {node} (Const {quote(base)} {quote(value)}))")
-            unions += const_facts(base, value)
+        # (where its class holds the value already, it changes nothing; in another
+        # spelling, that one joins it: equal constants, the one written preferred)
+        unions.append(f"(union {node} (Const {quote(base)} {quote(value)}))")
+        unions += const_facts(base, value)
         unions.append(f"(subsume {node})")
     s.run_each(unions)
     return len(unions)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from accsat.egraph import saturate as sat_mod
+from accsat.egraph.graph import ENode
 from accsat.egraph.rules import rulesets_for
 from accsat.egraph.saturate import _LOADED, saturate
 from accsat.extract import load_cost_model
@@ -182,3 +183,76 @@ def test_a_warmed_process_saturates_in_the_session_it_loaded(tmp_path, monkeypat
     ssa = _kernel(tmp_path)
     saturate(ssa.terms, ssa.roots, rulesets_for(Options()))
     assert list(sat_mod._LOADED.values()) == [session]
+
+
+def test_a_term_id_row_only_where_a_later_chunk_reads_it(tmp_path, monkeypatch):
+    """The classes of the terms come from the e-graph read out; a (TermId id term) row is
+    only what a later loading rule's query needs (each action costs egglog time)."""
+    ssa = _kernel(tmp_path)
+    ids = sat_mod.reachable(ssa.terms, ssa.roots)
+    _, s = sat_mod._loaded([r for r in rulesets_for(Options()) if r.file is not None], "all")
+    for chunk in (3, 64):
+        monkeypatch.setattr(sat_mod, "LOAD_CHUNK", chunk)
+        chunks = [ids[k : k + chunk] for k in range(0, len(ids), chunk)]
+        read = {a for c in chunks for t in c for a in ssa.terms[t].args if a not in c}
+        s.run("(push)")
+        try:
+            for program in sat_mod.load_terms(ssa.terms, ids):
+                s.run(program)
+            assert s.sizes()[sat_mod.TERM_ID] == len(read)
+        finally:
+            s.run(f"(pop {s.depth})")
+        assert bool(read) == (chunk == 3)
+
+
+def test_a_term_egglog_lost_is_found(tmp_path):
+    ssa = _kernel(tmp_path)
+    sat = saturate(ssa.terms, ssa.roots, rulesets_for(Options()))
+    nodes = {node: cls for cls, ns in sat.egraph.classes.items() for node in ns}
+    ids = sat_mod.reachable(ssa.terms, ssa.roots)
+    lost = ids[len(ids) // 2]
+    t = ssa.terms[lost]
+    key = ENode(t.op, t.ty, t.attrs, tuple(sat.class_of[a] for a in t.args))
+    del nodes[key]
+    with pytest.raises(sat_mod.InconsistentEGraph, match=f"id {lost}"):
+        sat_mod.classes_of_terms(ssa.terms, ids, nodes)
+
+
+def test_folding_reads_each_operation_on_constants_once(tmp_path):
+    """FOLD_ME rows carry the operation and its constants (no dump of the e-graph); a
+    row folded, or found not to fold, is not looked at again."""
+    ssa = _kernel(tmp_path)
+    key, s = sat_mod._loaded([r for r in rulesets_for(Options()) if r.file is not None], "all")
+    s.run("(push)")
+    try:
+        for program in sat_mod.load_terms(ssa.terms, sat_mod.reachable(ssa.terms, ssa.roots)):
+            s.run(program)
+        s.run(sat_mod.once(sat_mod.FOLD_CANDIDATES))
+        printed = str(s.run(f"(print-function {sat_mod.FOLD_ME} 100)")[0])
+        assert '"Mul" "double" "double" "2.0" "double" "3.0"' in printed  # (2.0 * 3.0)
+        seen: set[tuple[str, ...]] = set()
+        assert sat_mod.fold_constants(s, "all", seen) > 0
+        assert ("Mul", "double", "double", "2.0", "double", "3.0") in seen
+        assert sat_mod.fold_constants(s, "all", seen) == 0
+        s.run(
+            '(check (= (Mul "double" (Const "double" "2.0") (Const "double" "3.0")) '
+            '(Const "double" "6.0")))'
+        )
+    finally:
+        s.run(f"(pop {s.depth})")
+
+
+def test_a_fold_into_a_class_that_holds_the_value_spelled_otherwise_keeps_both():
+    """Folding unions an operation with its value whatever its class holds (it reads
+    no e-graph): a class that has the value as ``6.`` gets ``6.0`` too, an equal
+    constant (extraction prefers the one written)."""
+    _, s = sat_mod._loaded([r for r in rulesets_for(Options()) if r.file is not None], "all")
+    six = '(Mul "double" (Const "double" "2.0") (Const "double" "3.0"))'
+    s.run("(push)")
+    try:
+        s.run(f'(union {six} (Const "double" "6."))')
+        s.run(sat_mod.once(sat_mod.FOLD_CANDIDATES))
+        assert sat_mod.fold_constants(s, "all", set()) > 0
+        s.run(f'(check (= {six} (Const "double" "6.0")) (= {six} (Const "double" "6.")))')
+    finally:
+        s.run(f"(pop {s.depth})")
