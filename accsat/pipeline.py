@@ -23,7 +23,7 @@ from .codegen.budget import OverBudget, budget_plan
 from .codegen.layout import layout
 from .codegen.macros import FileMacros
 from .codegen.placement import PlacementError
-from .codegen.printer import BodyPrinter, temp_prefix
+from .codegen.printer import BodyPrinter, Printed, temp_prefix
 from .codegen.probe import Probe
 from .codegen.program import Program
 from .codegen.splice import Replacement, excerpt, line_directive, splice
@@ -119,11 +119,12 @@ def rewrite_file(
         else:
             results, helped = _shared(loaded, one, share, progress)
         results = _read_in_place(loaded, results, options)
-        if share is None:
-            results = reread_check(loaded, results, options)
-        else:  # the helper checks the kernels it rewrote
-            results = reread_check(loaded, results, options, shared=(share, helped))
-        results = type_check(loaded, results, options)
+        with type_checking(loaded, results, options) as type_checked:
+            if share is None:
+                results = reread_check(loaded, results, options)
+            else:  # the helper checks the kernels it rewrote
+                results = reread_check(loaded, results, options, shared=(share, helped))
+            results = type_checked(results)
     if progress is not None:
         progress(total, total)
     for kernel, (report, replacement, _) in zip(loaded.kernels, results, strict=True):
@@ -359,7 +360,9 @@ def prepare(
     """The loaded file, and the rewrite of its kernel number i (kept as written once
     ``time.monotonic()`` is past ``deadline``)."""
     cost = load_cost_model(options.cost_model)
-    loaded = load(path, options.preprocess)
+    # egglog's session of the rules loaded while the preprocessor runs (on a target with
+    # excess precision the rewrite then takes --fp-exact's rules: another session)
+    loaded = load(path, options.preprocess, meanwhile=functools.partial(warm_up, options))
     if loaded.target.excess_precision and not options.fp_exact:
         options = replace(options, fp_exact=True)  # every operation rounds where it did
     rulesets = rulesets_for(options)
@@ -499,7 +502,8 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     t = time.perf_counter()
     choice = ext.choice
     try:
-        printed = _print(kernel, ssa, sat, choice, ctx, options)
+        print_body = _printer(kernel, ssa, sat, choice, ctx, options)
+        printed = _print(kernel, print_body)
     except OverBudget as exc:
         return report.unchanged(f"{OVER_BUDGET}: {exc}"), None, None
     except (PlacementError, ValueError):
@@ -511,7 +515,8 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
                 len(sat.egraph.classes),
             )
             choice = greedy.choice
-            printed = _print(kernel, ssa, sat, choice, ctx, options)
+            print_body = _printer(kernel, ssa, sat, choice, ctx, options)
+            printed = _print(kernel, print_body)
             report.record_extraction(greedy)
         except (PlacementError, ValueError) as exc:
             return report.unchanged(f"internal: {exc}"), None, None
@@ -545,38 +550,70 @@ def rewrite_kernel(kernel: Kernel, ctx: _FileContext, options: Options) -> Kerne
     probe = None
     if options.typecheck:  # the same body with assertions of its types, for the compiler
         t = time.perf_counter()
-        shown = _print(kernel, ssa, sat, choice, ctx, options, probe=True)
+        shown = _print(kernel, print_body, probe=True)
         probe = Probe(shown.text, shown.checks)
         report.seconds["codegen"] += time.perf_counter() - t
     return report, Replacement(span.start, span.end, printed.text, span.last_line, probe), expect
 
 
-def type_check(
+@contextlib.contextmanager
+def type_checking(
     loaded: LoadedFile, results: list[KernelResult], options: Options
-) -> list[KernelResult]:
+) -> Iterator[Callable[[list[KernelResult]], list[KernelResult]]]:
     """The compiler confirms the types of what each rewritten kernel prints
     (verify/typecheck.py); a kernel it disagrees with is kept as written, the
-    expression and both types in the reason."""
+    expression and both types in the reason. Its compile runs while the caller
+    re-reads the kernels: the context gives what applies it to those still
+    rewritten then (the file's results, kernel by kernel)."""
     probes = {
         i: (r, r.probe)
         for i, (_, r, _) in enumerate(results)
         if r is not None and r.probe is not None and options.typecheck
     }
-    out = list(results)
-    for i in [i for i in probes if loaded.kernels[i].header]:  # spliced in the file's text
-        report = results[i][0]
-        report.typecheck = {
-            "compiler": "",
-            "checks": 0,
-            "result": "unavailable: a kernel of a header (not checked yet)",
-        }
+    headers = [i for i in probes if loaded.kernels[i].header]  # spliced in the file's text
+    for i in headers:
         del probes[i]
     if not probes:
-        return out
+        yield functools.partial(_type_checked, headers, probes, None)
+        return
     command = options.check_command or (options.preprocess.cpp, *compile_flags(options.preprocess))
     # (a file's own #line directives blanked: the compiler names the lines of the copy)
     text = loaded.text if loaded.lines is None else blanked(loaded.text)
-    outcome = typecheck.run(command, loaded.path, text, probes)
+    with typecheck.checking(command, loaded.path, text, probes) as outcome:
+
+        def apply(now: list[KernelResult]) -> list[KernelResult]:
+            found = outcome()
+            kept = {i: probe for i, probe in probes.items() if now[i][1] is not None}
+            if found.unavailable and 0 < len(kept) < len(probes):
+                # the probe of a kernel the re-read kept as written may be what the
+                # compiler could not read (a printer's bug): the others again, alone
+                found = typecheck.run(command, loaded.path, text, kept)
+            return _type_checked(headers, kept, found, now)
+
+        yield apply
+
+
+_HEADER_UNCHECKED = {
+    "compiler": "",
+    "checks": 0,
+    "result": "unavailable: a kernel of a header (not checked yet)",
+}
+
+
+def _type_checked(
+    headers: list[int],
+    probes: dict[int, tuple[Replacement, Probe]],
+    outcome: typecheck.Outcome | None,
+    results: list[KernelResult],
+) -> list[KernelResult]:
+    """``results`` with the type check's ``outcome`` of ``probes`` (those of kernels still
+    rewritten) applied."""
+    out = list(results)
+    for i in headers:
+        if results[i][1] is not None:
+            results[i][0].typecheck = dict(_HEADER_UNCHECKED)
+    if outcome is None:
+        return out
     for i, (_, probe) in probes.items():
         report = results[i][0]
         report.typecheck = outcome.record(i, len(probe.checks))
@@ -756,15 +793,22 @@ def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
         )
 
 
-def _print(
+def _print(kernel: Kernel, print_body: Callable[..., Printed], probe: bool = False) -> Printed:
+    """``kernel``'s body as ``print_body`` (``_printer``) prints it: every printed body
+    passes here (the tests that edit what is printed replace this)."""
+    return print_body(probe=probe)
+
+
+def _printer(
     kernel: Kernel,
     ssa: SSAKernel,
     sat: Saturation,
     choice: dict[int, ENode],
     ctx: _FileContext,
     options: Options,
-    probe: bool = False,
-):
+) -> Callable[..., Printed]:
+    """What prints the body of ``choice``: its placement planned once, for the body and
+    for the type check's probe of it (``probe=True``)."""
     program = Program(ssa)
     source = ctx.file.source_of(kernel)
     indent, unit = _indentation(kernel, source)
@@ -782,7 +826,8 @@ def _print(
     )
     assert isinstance(kernel.span, BodySpan)
     shape = layout(source, kernel.span, kernel.body)
-    printer = BodyPrinter(
+    printer = functools.partial(
+        BodyPrinter,
         program,
         plan,
         _class_types(ssa, sat),
@@ -796,9 +841,12 @@ def _print(
         ctx.macros if not kernel.header else None,
         options.declarations_first,
         _own_names(ctx),
-        probe,
     )
-    return replace(printer.body(), budget=plan.budget or None)
+
+    def body(probe: bool = False) -> Printed:
+        return replace(printer(probe=probe).body(), budget=plan.budget or None)
+
+    return body
 
 
 def _pays(printed, ssa: SSAKernel, promoted: int = 0) -> bool:

@@ -284,8 +284,16 @@ class HighsEngine:
         with _stdout_silenced():  # the licence banner is printed when the model is made
             self.h = highspy.Highs()
         # One thread: accsat may run beside a compiler on a small machine, and branch and
-        # bound is essentially serial.  Gap 0 unless asked: "optimal" means optimal.
-        for name, value in (("output_flag", False), ("threads", 1), ("mip_abs_gap", 0.0)):
+        # bound is essentially serial.  Gap 0 unless asked: "optimal" means optimal.  No
+        # feasibility jump: it looks for a first solution, and the search starts with a
+        # known one as its cutoff (the families benchmark's 21 searches 0.43 -> 0.30 s,
+        # the same costs).
+        for name, value in (
+            ("output_flag", False),
+            ("threads", 1),
+            ("mip_abs_gap", 0.0),
+            ("mip_heuristic_run_feasibility_jump", False),
+        ):
             self.h.setOptionValue(name, value)
         n = len(form.costs)
         lp = highspy.HighsLp()
@@ -366,12 +374,16 @@ class HighsEngine:
         values = list(h.getSolution().col_value) if info.primal_solution_status == 2 else None
         if status in (S.kInfeasible, S.kObjectiveBound) and values is None:
             return Round(None, "none-better")
+        # its bound reached the cutoff: no choice beats ``best``, whatever its own
+        # incumbent (one a heuristic found may be worse: HiGHS then reports a gap)
+        reached = math.isfinite(info.mip_dual_bound) and info.mip_dual_bound >= best - 2 * MARGIN
+        proof = _proof(values, info.objective_function_value, best)
         if status == S.kOptimal:
-            return Round(values, "gap" if info.mip_gap > 1e-9 else "optimal")
+            return proof if reached else Round(values, "gap" if info.mip_gap > 1e-9 else "optimal")
         if status == S.kTimeLimit:
             return Round(values, "time-limit")
         if status == S.kInterrupt and within[0]:
-            return Round(values, "gap")
+            return proof if reached else Round(values, "gap")
         if status == S.kInterrupt and stalled[0]:
             return Round(values, "stalled")
         return Round(values, "failed")
@@ -381,6 +393,14 @@ class HighsEngine:
         with _stdout_silenced(), _ctrl_c_deferred() as hit:
             _stop_on_ctrl_c(self.h, hit)
             self.h.run()
+
+
+def _proof(values: list[float] | None, objective: float, best: float) -> Round:
+    """A search that proved no choice cheaper than ``best``: its incumbent where it is
+    as good (an equal choice), else none ("none-better": ``best`` is optimal)."""
+    if values is not None and objective <= best + MARGIN:
+        return Round(values, "optimal")
+    return Round(None, "none-better")
 
 
 # At the root node, where these searches mostly end, HiGHS separates cuts for as long as

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -90,11 +91,13 @@ def load(
     text: str | None = None,
     main: str | None = None,
     cache: bool = True,
+    meanwhile: Callable[[], object] | None = None,
 ) -> LoadedFile:
     """``path`` preprocessed with ``options`` and parsed; its kernels mapped onto ``text``
     (default: the file's own text) and attributed to the file called ``main`` (default:
     ``path``; the wrapper names the user's file when it works on a copy). ``cache=False``
-    for a file that will not be loaded again (a temporary copy).
+    for a file that will not be loaded again (a temporary copy). ``meanwhile``: work
+    of the caller's done while the preprocessor runs.
 
     The ``#line`` directives of a file accsat was given to read (``main`` not given) are
     blanked before it is parsed (``linemap.py``): its kernels keep the file's own lines,
@@ -108,9 +111,10 @@ def load(
     lines = line_map(text, str(path)) if main is None else None
     parsed = text if lines is None else blanked(text)  # the same offsets and lines
     if lines is None:
-        pre = preprocess(path, options)
+        pre = preprocess(path, options, meanwhile)
     else:  # its first line named as gcc names the file itself
-        pre = preprocess_copy(path, f"#line 1 {c_string(str(path))}\n" + parsed, options)
+        first = f"#line 1 {c_string(str(path))}\n"
+        pre = preprocess_copy(path, first + parsed, options, meanwhile)
     given, main = main, main or str(path)
     target = read_target(pre, options.flags)
     key = (

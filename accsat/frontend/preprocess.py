@@ -9,10 +9,12 @@ into their standard spelling.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -55,18 +57,26 @@ def command(path: Path, opts: PreprocessOptions) -> list[str]:
     return cmd
 
 
-def preprocess(path: Path, opts: PreprocessOptions | None = None) -> str:
-    """Return the preprocessed text of ``path`` (with line markers).
+def preprocess(
+    path: Path, opts: PreprocessOptions | None = None, meanwhile: Callable[[], object] | None = None
+) -> str:
+    """Return the preprocessed text of ``path`` (with line markers); ``meanwhile``, if
+    given, is called while the preprocessor runs.
 
     Bytes that are not UTF-8 (a Latin-1 string literal, binary garbage) come through
     as surrogates (``surrogateescape``): encoded back the same way, they are the same
     bytes again. No newline translation either: offsets match the file's own bytes.
     """
     opts = opts or PreprocessOptions()
-    try:
-        done = process.capture(command(path, opts), timeout=TIMEOUT)
-    except OSError as exc:
-        raise AccsatError(f"cannot run the C preprocessor {opts.cpp!r}: {exc}", str(path)) from None
+    with contextlib.ExitStack() as running:
+        try:
+            result = running.enter_context(process.started(command(path, opts), timeout=TIMEOUT))
+        except OSError as exc:
+            message = f"cannot run the C preprocessor {opts.cpp!r}: {exc}"
+            raise AccsatError(message, str(path)) from None
+        if meanwhile is not None:
+            meanwhile()
+        done = result()
     if done.timed_out:
         raise AccsatError(f"the C preprocessor ran past {TIMEOUT:g} s", str(path))
     if not done.ok:
@@ -74,7 +84,12 @@ def preprocess(path: Path, opts: PreprocessOptions | None = None) -> str:
     return done.stdout.decode("utf-8", "surrogateescape")
 
 
-def preprocess_copy(original: Path, text: str, opts: PreprocessOptions | None = None) -> str:
+def preprocess_copy(
+    original: Path,
+    text: str,
+    opts: PreprocessOptions | None = None,
+    meanwhile: Callable[[], object] | None = None,
+) -> str:
     """``text`` preprocessed as if it were the file ``original`` (a rewrite of it), from a
     temporary copy whose ``#include "..."`` still finds the original's neighbours: its
     folder is searched right after the copy's own, as the original's is first (gcc
@@ -84,7 +99,7 @@ def preprocess_copy(original: Path, text: str, opts: PreprocessOptions | None = 
         path = Path(tmp) / original.name
         path.write_bytes(text.encode("utf-8", "surrogateescape"))
         flags = ("-iquote", str(original.resolve().parent)) + tuple(opts.flags)
-        return preprocess(path, replace(opts, flags=flags))
+        return preprocess(path, replace(opts, flags=flags), meanwhile)
 
 
 def _cpp_error(stderr: str, path: Path) -> AccsatError:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import os
 import resource
 import signal
@@ -30,7 +31,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, NoReturn
@@ -229,6 +230,23 @@ def capture(
 ) -> Captured:
     """Run ``cmd`` with an empty standard input and its output in memory; at ``timeout``
     seconds its whole process group is killed (``returncode`` None)."""
+    with started(cmd, timeout=timeout, cwd=cwd, env=env) as result:
+        return result()
+
+
+@contextlib.contextmanager
+def started(
+    cmd: Sequence[str],
+    *,
+    timeout: float,
+    cwd: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Iterator[Callable[[], Captured]]:
+    """``cmd`` run as ``capture`` runs it, while the caller does other work: the context
+    gives what waits for its result. It is waited for at the context's end all the same,
+    and killed if the caller raises first. The timeout counts from the start; a command
+    the caller asks for after it gets _DRAIN seconds more (it may have waited for us to
+    read: its pipes hold what the system lets them, asked PIPE_SIZE)."""
     start = time.perf_counter()
     proc = subprocess.Popen(
         list(cmd),
@@ -239,15 +257,36 @@ def capture(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    with _tracked(proc):
-        try:
-            out, err = proc.communicate(timeout=timeout)
-            rc: int | None = proc.returncode
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            out, err = _drain(proc)
-            rc = None
-    return Captured(rc, out or b"", err or b"", time.perf_counter() - start)
+    for pipe in (proc.stdout, proc.stderr):
+        widen_pipe(pipe.fileno() if pipe is not None else -1)
+    done: list[Captured] = []
+
+    def result() -> Captured:
+        if not done:
+            try:
+                left = max(start + timeout - time.perf_counter(), 0.0) or _DRAIN
+                out, err = proc.communicate(timeout=left)
+                rc: int | None = proc.returncode
+            except subprocess.TimeoutExpired:
+                _kill(proc)
+                out, err = _drain(proc)
+                rc = None
+            done.append(Captured(rc, out or b"", err or b"", time.perf_counter() - start))
+        return done[0]
+
+    with proc, _tracked(proc):
+        yield result
+        result()
+
+
+PIPE_SIZE = 1 << 20  # bytes asked of a pipe a command writes into while we work
+
+
+def widen_pipe(fd: int, size: int = PIPE_SIZE) -> None:
+    """Ask Linux for a pipe of ``size`` bytes (the default holds 64 KiB: a writer past
+    it waits for the reader); nothing where that cannot be done."""
+    with contextlib.suppress(OSError, AttributeError):
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, size)
 
 
 def foreground(cmd: Sequence[str], *, capture: bool) -> Captured:
@@ -289,8 +328,9 @@ def _tracked(proc: subprocess.Popen[bytes]):
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)  # the group we created: pid == pgid
+    if proc.returncode is None:  # (once waited for, its number may be another's)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)  # the group we created: pid == pgid
     proc.wait()
 
 

@@ -22,7 +22,6 @@ has the bodies, so neither waits on a full pipe the other is not reading.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import os
 import pickle
 import select
@@ -32,11 +31,12 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from . import process
+
 POSITIONS = 4096  # queued positions (16 KiB); those a pipe cannot hold are the lead's
 _POSITION = struct.Struct("<I")
 _LENGTH = struct.Struct("<Q")
 MEASURE = 0.1  # seconds over which a helper's use of its core is judged
-PIPE_SIZE = 1 << 20  # asked for the answers' pipes: a kernel's result is tens of KiB
 
 HELLO, KERNEL, DONE, BODIES, VERDICT = "hello", "kernel", "done", "bodies", "verdict"
 
@@ -61,9 +61,8 @@ def pipes() -> tuple[list[int], list[int]]:
     tasks = task_queue()
     lead_in, helper_out = os.pipe()
     helper_in, lead_out = os.pipe()
-    for fd in (lead_in, helper_in):
-        with contextlib.suppress(OSError, AttributeError):
-            fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    for fd in (lead_in, helper_in):  # (a kernel's result is tens of KiB)
+        process.widen_pipe(fd)
     return [tasks, lead_in, lead_out], [os.dup(tasks), helper_in, helper_out]
 
 
@@ -117,7 +116,7 @@ class Share:
             os.set_blocking(self.inbox, False)
             while True:
                 try:
-                    chunk = os.read(self.inbox, PIPE_SIZE)
+                    chunk = os.read(self.inbox, process.PIPE_SIZE)
                 except BlockingIOError:
                     break
                 if not chunk:

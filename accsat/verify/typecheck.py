@@ -15,11 +15,13 @@ why in the report: accsat then trusts its model.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import re
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -85,13 +87,27 @@ def run(
     """Compile ``text`` (the file ``original``) with each kernel's probe in place of its
     body, with ``command`` (``toolchain.compilers.check_command``'s); what failed, by
     kernel index."""
+    with checking(command, original, text, probes) as outcome:
+        return outcome()
+
+
+@contextlib.contextmanager
+def checking(
+    command: Sequence[str],
+    original: Path,
+    text: str,
+    probes: dict[int, tuple[Replacement, Probe]],
+) -> Iterator[Callable[[], Outcome]]:
+    """``run``'s compile started, while the caller does other work: the context gives
+    what waits for the outcome (``Outcome.seconds``: the caller's time it took)."""
     start = time.perf_counter()
     family = family_of(command[0])[0]
     outcome = Outcome(os.path.basename(command[0]))
     outcome.checks = sum(len(p.checks) for _, p in probes.values())
     if family not in SYNTAX_ONLY:
         outcome.unavailable = f"no syntax-only compile known for {command[0]}"
-        return outcome
+        yield lambda: outcome
+        return
     order = sorted(probes, key=lambda i: probes[i][0].start)
     pieces = [_numbered(i, *probes[i]) for i in order]
     probe_text = splice(text, pieces)
@@ -99,17 +115,46 @@ def run(
     with tempfile.TemporaryDirectory(prefix="accsat-types-") as tmp:
         path = Path(tmp) / original.name
         cmd = [*command, *SYNTAX_ONLY[family], "-iquote", str(original.resolve().parent), str(path)]
-        done = _compile([*cmd[:-1], "-w", cmd[-1]], path, probe_text, outcome)
-        if done is not None:
-            _read(done.err, path.name, spans, probes, outcome)
-            if not done.ok and not (outcome.failed or outcome.broken or outcome.unavailable):
-                # it failed, and said nothing we read as an error: nothing is confirmed
-                first = done.err.strip().splitlines()[:1] or [f"exit status {done.returncode}"]
-                outcome.unavailable = first[0]
-            if outcome.failed:
-                _their_types(cmd, path, probe_text, probes, outcome)
-    outcome.seconds = time.perf_counter() - start
-    return outcome
+        with _compiling([*cmd[:-1], "-w", cmd[-1]], path, probe_text, outcome) as compiled:
+            setup, within = time.perf_counter() - start, [True]
+
+            @functools.cache  # (read once)
+            def finished() -> Outcome:
+                if not within[0]:  # (its files are gone, which the second compile needs)
+                    raise RuntimeError("typecheck.checking: the outcome is read in its context")
+                waited = time.perf_counter()
+                _verdicts(compiled(), cmd, path, probe_text, spans, probes, outcome)
+                # the time the caller spent on it (not the compile's, which ran beside)
+                outcome.seconds = setup + time.perf_counter() - waited
+                return outcome
+
+            try:
+                yield finished
+            finally:
+                within[0] = False
+
+
+def _verdicts(
+    done: process.Captured | None,
+    cmd: list[str],
+    path: Path,
+    probe_text: str,
+    spans: list[tuple[int, int, int]],
+    probes: dict[int, tuple[Replacement, Probe]],
+    outcome: Outcome,
+) -> None:
+    """What the compile of ``probe_text`` (``done``; None: it could not run) says of each
+    probe, into ``outcome``; the compiler's own types of the failed ones by a second
+    compile of ``path``."""
+    if done is None:
+        return
+    _read(done.err, path.name, spans, probes, outcome)
+    if not done.ok and not (outcome.failed or outcome.broken or outcome.unavailable):
+        # it failed, and said nothing we read as an error: nothing is confirmed
+        first = done.err.strip().splitlines()[:1] or [f"exit status {done.returncode}"]
+        outcome.unavailable = first[0]
+    if outcome.failed:
+        _their_types(cmd, path, probe_text, probes, outcome)
 
 
 def _numbered(index: int, r: Replacement, probe: Probe) -> Replacement:
@@ -132,16 +177,35 @@ def _spans(text: str, pieces: list[Replacement], indices: list[int]) -> list[tup
 def _compile(cmd: list[str], path: Path, text: str, outcome: Outcome) -> process.Captured | None:
     """``text`` written to ``path`` and compiled with ``cmd`` (None when the compiler
     could not run to the end: ``outcome.unavailable`` says why)."""
+    with _compiling(cmd, path, text, outcome) as compiled:
+        return compiled()
+
+
+@contextlib.contextmanager
+def _compiling(
+    cmd: list[str], path: Path, text: str, outcome: Outcome
+) -> Iterator[Callable[[], process.Captured | None]]:
+    """``_compile`` started: the context gives what waits for its result."""
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
-    try:
-        done = process.capture(cmd, timeout=TIMEOUT, env=dict(os.environ, LC_ALL="C"))
-    except OSError as exc:
-        outcome.unavailable = f"cannot run {cmd[0]}: {exc.strerror or exc}"
-        return None
-    if done.timed_out:
-        outcome.unavailable = f"{cmd[0]} ran past {TIMEOUT:g} s"
-        return None
-    return done
+    with contextlib.ExitStack() as stack:
+        result = None
+        try:
+            env = dict(os.environ, LC_ALL="C")
+            result = stack.enter_context(process.started(cmd, timeout=TIMEOUT, env=env))
+        except OSError as exc:
+            outcome.unavailable = f"cannot run {cmd[0]}: {exc.strerror or exc}"
+        if result is None:
+            yield lambda: None
+            return
+
+        def compiled() -> process.Captured | None:
+            done = result()
+            if done.timed_out:
+                outcome.unavailable = f"{cmd[0]} ran past {TIMEOUT:g} s"
+                return None
+            return done
+
+        yield compiled
 
 
 def _read(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import time
+import types
 
 import pytest
 from egraphs import attr_cost, graph, node
@@ -218,3 +220,64 @@ def test_a_stop_within_the_gap_is_said_and_not_called_optimal(monkeypatch):
     monkeypatch.setattr(ilp.HighsEngine, "solve", within_gap)
     res = extract(g, [0], attr_cost, ExtractConfig(gap=0.01))
     assert (res.cost, res.greedy_cost, res.status, res.ilp) == (70, 80, "feasible", "gap")
+
+
+class _Ended:
+    """The HiGHS model of ``real`` as if its search had ended so: ``status``, its own
+    incumbent (``objective``; None: none) and its bound."""
+
+    def __init__(self, real, status: str, objective: float | None, bound: float):
+        self.real, self.status, self.objective, self.bound = real, status, objective, bound
+
+    def __getattr__(self, name):  # options, callbacks: the real model's
+        return getattr(self.real, name)
+
+    def run(self) -> None:
+        pass
+
+    def getModelStatus(self):
+        import highspy
+
+        return getattr(highspy.HighsModelStatus, self.status)
+
+    def getInfo(self):
+        gap = 1.0 if self.objective is None else (self.objective - self.bound) / self.objective
+        return types.SimpleNamespace(
+            primal_solution_status=0 if self.objective is None else 2,
+            objective_function_value=self.objective if self.objective is not None else math.inf,
+            mip_dual_bound=self.bound,
+            mip_gap=gap,
+        )
+
+    def getSolution(self):
+        return types.SimpleNamespace(col_value=[1.0] * self.real.getNumCol())
+
+
+@pytest.mark.parametrize(
+    "status, objective, bound, within, stop",
+    [
+        # the bound reached the cutoff (70 less MARGIN): a proof, whatever HiGHS's own
+        # incumbent (a heuristic's, worse: it reports a gap of its own)
+        ("kOptimal", 75.0, 70.0 - ilp.MARGIN, False, "none-better"),
+        ("kOptimal", 70.0, 70.0 - ilp.MARGIN, False, "optimal"),  # an equal choice
+        ("kInterrupt", 75.0, 70.0 - ilp.MARGIN, True, "none-better"),
+        ("kInterrupt", None, 70.0 - ilp.MARGIN, True, "none-better"),
+        # a bound short of the cutoff: no proof
+        ("kOptimal", 75.0, 69.0, False, "gap"),
+        ("kInterrupt", 75.0, 69.5, True, "gap"),
+        ("kOptimal", 65.0, 65.0, False, "optimal"),  # a cheaper choice, proven
+    ],
+)
+def test_a_search_whose_bound_reached_the_cutoff_is_a_proof(
+    monkeypatch, status, objective, bound, within, stop
+):
+    """Without its feasibility jump HiGHS may end "optimal" holding a solution dearer than
+    the best known, its gap against that one: the search still proved that nothing is
+    cheaper than the best known (wstencil0 of benchmarks/extract_families.py)."""
+    g = graph(SHARING)
+    engine = ilp.HighsEngine(ilp.Formulation(g.classes, [0], attr_cost))
+    engine.h = _Ended(engine.h, status, objective, bound)
+    monkeypatch.setattr(ilp, "_stop_within", lambda model, best, gap: [within])
+    step = engine.solve(70.0, time.perf_counter() + 30, None, 0.01)
+    assert step.stop == stop
+    assert (step.values is None) == (stop == "none-better")

@@ -52,6 +52,57 @@ def test_capture_kills_the_whole_group_at_the_timeout(tmp_path):
     assert gone(int(pids.read_text()))
 
 
+def _wait_for(path: Path, within: float = 30.0) -> None:
+    deadline = time.monotonic() + within
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never came"
+        time.sleep(0.01)
+
+
+def test_started_runs_while_the_caller_works(tmp_path):
+    """The command waits for a file the caller makes inside the context: it ran beside
+    the caller (a start that waited for the command first would time out)."""
+    go = tmp_path / "go"
+    script = f"while [ ! -e {go} ]; do sleep 0.01; done; echo went"
+    with process.started(["/bin/sh", "-c", script], timeout=30) as result:
+        go.touch()
+        done = result()
+    assert done.ok and done.out == "went\n"
+    assert result() is done  # asked again: the same answer
+
+
+def test_started_is_waited_for_when_not_asked(tmp_path):
+    mark = tmp_path / "mark"
+    with process.started(["/bin/sh", "-c", f"sleep 0.2; touch {mark}"], timeout=30):
+        pass
+    assert mark.exists()
+
+
+def test_started_is_killed_when_the_caller_raises(tmp_path):
+    pids = tmp_path / "pids"
+    script = f"sleep 600 & echo $! > {pids}.tmp; mv {pids}.tmp {pids}; wait"
+    with pytest.raises(KeyError), process.started(["/bin/sh", "-c", script], timeout=600):
+        _wait_for(pids)
+        raise KeyError("the caller fails")
+    assert gone(int(pids.read_text()))
+
+
+def test_a_command_that_ended_while_the_caller_worked_past_its_timeout_gives_its_output(
+    tmp_path,
+):
+    """The timeout is counted from the start; one that ended in time is not killed
+    because the caller asked late."""
+    pid = tmp_path / "pid"
+    script = f"echo said; echo $$ > {pid}.tmp; mv {pid}.tmp {pid}"
+    start = time.monotonic()
+    with process.started(["/bin/sh", "-c", script], timeout=0.2) as result:
+        _wait_for(pid)
+        assert gone(int(pid.read_text()))
+        time.sleep(max(0.0, start + 0.3 - time.monotonic()))
+        done = result()
+    assert not done.timed_out and done.ok and done.out == "said\n"
+
+
 def test_a_command_that_cannot_start_raises_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         process.capture([str(tmp_path / "no-such-tool")], timeout=30)
