@@ -45,6 +45,10 @@ QUIET = 0.10
 PAIRS = 3  # quiet rounds (for both) a decision needs, where that many rounds ran
 SAME_SIZE = 1.5  # mean launch over the shortest, at most: the launches are alike
 SETTLED = 2  # times PAIRS quiet rounds: a median gain under half the floor is no gain
+# quiet rounds the check needs to replace every construct's choice (where that many may
+# run): the fewest whose sign test errs under 5 % (5 rounds one way by chance: 1/32); two
+# builds of the same code came out 0.3-5.8 % apart in each of 3 rounds on a busy machine
+PROGRAM_PAIRS = 5
 
 # why orig was kept: short codes for the plot and the table (the reason says more)
 NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
@@ -92,6 +96,24 @@ class Ratios:
             f"time x{self.median:.3f} [{self.low:.3f}, {self.high:.3f}] over {self.rounds} "
             f"rounds, {self.by}{mean}"
         )
+
+
+def program_verdict(q: Ratios) -> str:
+    """A whole program's kernels (a sum over many constructs, paired by round: ``q`` its
+    time over another configuration's): **faster** when the whole interval is below 1
+    (the sign of the difference known: every quiet round one way while rounds are few,
+    the sign test at 5 % from 8 on) over ``q.needed`` quiet rounds and the median gain is
+    at least half the floor (under it, a construct's many rounds call it no gain:
+    ``SETTLED``); **not faster** when the median gain is under half the floor; **open**
+    otherwise (another round may tell). Not the floor itself: a program's gain is the sum
+    of its constructs' gains, each of which may be under the floor that one construct's
+    time needs to show through a busy machine's noise (NPB LU on one core: 4-5 % for the
+    program, 1-3 % for each of its large constructs)."""
+    if q.rounds and q.median >= 1 - NOISE_FLOOR / 2:
+        return "not faster"
+    if q.rounds >= q.needed and q.high < 1:
+        return "faster"
+    return "open"
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,14 @@
    mean launch where launches differ in size; choose.py): a variant whose whole
    interval is faster than orig by more than the floor, else orig. ``--runs`` rounds first; then one round more at a time
    while a construct is still open, up to ``--max-runs``; one still open then takes the
-   uniform configuration faster than orig for the whole program (_settle);
+   uniform configuration faster than orig for the whole program (_settle;
+   choose.program_verdict);
 3. the check: ``tuned`` (built with that database) and every verified
-   configuration again, in ``--runs`` rounds of their own; where a uniform
-   configuration beat tuned in every round (the kernels' time at their
-   fastest launches, or as they came, paired per round), every kernel gets that
+   configuration again, in ``--runs`` rounds of their own, then one more at a
+   time up to ``--max-runs`` while one may still prove faster (_confirm); where a
+   uniform configuration (orig included) was faster than tuned for the whole program
+   (the kernels' time at their fastest launches, or as they came, paired per round:
+   choose.program_verdict), every kernel gets that
    configuration and the check is done again; beaten again, every kernel gets
    orig (_check);
 4. the database goes to ``--db`` (only once tuned verified), the tables and
@@ -49,8 +52,8 @@ from ..toolchain import process
 from ..toolchain.records import write_csv
 from . import outputs, profile, static
 from .choose import (
-    NOISE_FLOOR,
     PAIRS,
+    PROGRAM_PAIRS,
     UNDECIDED,
     UNIFORM,
     Choice,
@@ -59,6 +62,7 @@ from .choose import (
     common_totals,
     median,
     paired,
+    program_verdict,
     summarise,
 )
 from .db import Database, Entry
@@ -132,7 +136,8 @@ OUT_NAME = "accsat-tune"
     default=10,
     show_default=True,
     type=click.IntRange(1),
-    help="rounds at most: more are added one at a time while a kernel's choice is open",
+    help="rounds at most: more are added one at a time while a kernel's choice is open "
+    "(and in the check, while a configuration may prove faster than the choice)",
 )
 @click.option(
     "--db",
@@ -286,7 +291,8 @@ def tune(
         database.save(candidate)
         return database
 
-    choices, database, again = _check(choices, verified, runs, measure, database_of)
+    cap = max(runs, max_runs)
+    choices, database, again = _check(choices, verified, runs, cap, measure, database_of)
     tuned = again[-1]
     confirmed = {r.cell.variant: r for r in again}
     programs = [confirmed.get(r.cell.variant, r) for r in measured] + [tuned]
@@ -364,6 +370,7 @@ def _check(
     choices: list[Choice],
     verified: list[str],
     runs: int,
+    cap: int,
     measure: Measure,
     database_of: Callable[[list[Choice]], Database],
 ) -> tuple[list[Choice], Database, list[Result]]:
@@ -378,8 +385,8 @@ def _check(
         # the check: tuned beside every verified configuration again, in rounds of their
         # own (named by the database: another choice, another confirmation)
         names = [*verified, TUNED]
-        again = _combine(measure(f"c{database.digest()[:8]}-", names, 1, runs), names)
-        best = None if final else _beats(again[-1], again[:-1])
+        again = _confirm(measure, f"c{database.digest()[:8]}-", names, runs, cap, final)
+        best = None if final else _beats(again[-1], again[:-1], cap)
         if best is None or all(c.config == best.cell.variant for c in choices):
             break  # accepted (or tuned already is that configuration: the machine's noise)
         name = best.cell.variant if attempt == 0 else ORIG
@@ -455,10 +462,12 @@ def _rounds(
 def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     """Constructs still undecided at the round cap: the uniform configuration that is
     faster than orig for the whole program (its kernels' time against orig's, paired by
-    round, the interval below the floor: a sum over many kernels that busy spells hide
-    less than one kernel's time) takes them, where their own rounds lean its way (the
-    median ratio under 1; else orig stays). On a slow, busy machine most constructs of
-    NPB's BT stayed undecided and kept orig, 1.079x the best uniform configuration."""
+    round: ``program_verdict``, a sum over many kernels that busy spells hide less than one
+    kernel's time) takes them, where their own rounds lean its way (the median ratio
+    under 1; else orig stays). On a slow, busy machine most constructs of NPB's BT stayed
+    undecided and kept orig, 1.079x the best uniform configuration; LU's undecided ones,
+    each 1-3 % faster under a variant, kept orig while the program was 4-5 % faster
+    under it (its interval not wholly below the floor)."""
     undecided = [c for c in choices if c.kept == UNDECIDED]
     if not undecided or not measured[0].ok:
         return choices
@@ -466,9 +475,10 @@ def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     for r in measured[1:]:
         if not r.ok:
             continue
-        for q in _margins(r, measured[0]):  # its time over orig's
-            faster = q.rounds >= q.needed and q.high < 1 - NOISE_FLOOR
-            if faster and (best is None or q.median < best[0]):
+        # its time over orig's, in PAIRS quiet rounds as a construct's choice: the choice
+        # is one construct's too, its own rounds leaning the same way
+        for q in _margins(r, measured[0], min(PAIRS, len(measured[0].times))):
+            if program_verdict(q) == "faster" and (best is None or q.median < best[0]):
                 best = (q.median, r.cell.variant, q)
     if best is None:
         return choices
@@ -580,37 +590,59 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
     return Database(entries, str(suite.dir), info)
 
 
-def _beats(tuned: Result, uniform: list[Result]) -> Result | None:
-    """The uniform configuration that beat tuned by more than the floor in every round of
-    the check quiet for both, by the kernels both timed: at their fastest launches, or
-    every launch as it came (a kernel whose launches differ in size); by the program's
-    wall time where neither has kernel times. The one with the largest median margin;
-    None when none did."""
-    if not tuned.ok:
-        return None
-    margins: dict[str, tuple[float, Result]] = {}
-    for r in uniform:
-        if not r.ok:
-            continue
-        for q in _margins(tuned, r):
-            if q.rounds >= q.needed and q.low > 1 + NOISE_FLOOR:
-                best = max(q.median, margins.get(r.cell.variant, (0.0, r))[0])
-                margins[r.cell.variant] = (best, r)
-    if not margins:
-        return None
-    return max(margins.values(), key=lambda m: m[0])[1]
+def _confirm(
+    measure: Measure, tag: str, names: list[str], runs: int, cap: int, final: bool
+) -> list[Result]:
+    """One check: ``runs`` rounds of the configurations ``names`` (tuned last), then one
+    round more at a time, up to ``cap``, while a uniform configuration may still prove
+    faster than tuned (``program_verdict`` open); none for the ``final`` one (orig for
+    every kernel: kept whatever the rounds say)."""
+    results = measure(tag, names, 1, runs)
+    done = runs
+    while True:
+        again = _combine(results, names)
+        if final or done >= cap or _beats(again[-1], again[:-1], cap) is not None:
+            return again
+        if not _verdicts(again[-1], again[:-1], cap).get("open"):
+            return again
+        done += 1
+        results += measure(tag, names, done, done)
 
 
-def _margins(tuned: Result, other: Result) -> list[Ratios]:
-    """tuned's time over ``other``'s, per measure (see ``_beats``)."""
-    mine, theirs = tuned.extra.get("kernels", []), other.extra.get("kernels", [])
+def _verdicts(tuned: Result, uniform: list[Result], cap: int) -> dict[str, list]:
+    """Per ``program_verdict`` of a uniform configuration's time over tuned's (either
+    measure of ``_margins``), the (median, configuration) pairs that have it."""
+    out: dict[str, list] = {}
+    for r in uniform if tuned.ok else []:
+        if r.ok:
+            for q in _margins(r, tuned, min(PROGRAM_PAIRS, cap)):
+                out.setdefault(program_verdict(q), []).append((q.median, r))
+    return out
+
+
+def _beats(tuned: Result, uniform: list[Result], cap: int) -> Result | None:
+    """The uniform configuration faster than tuned for the whole program in the check
+    (``program_verdict``: in every round quiet for both, ``PROGRAM_PAIRS`` of them where
+    ``cap`` rounds allow, by half the floor at the median), by the kernels both timed:
+    at their fastest launches, or every launch as it came (a kernel whose launches
+    differ in size); by the program's wall time where neither has kernel times. The one
+    with the largest median margin; None when none was. Orig among them: a tuned build
+    the check sees slower than the code as written is not kept."""
+    faster = _verdicts(tuned, uniform, cap).get("faster")
+    return min(faster, key=lambda m: m[0])[1] if faster else None
+
+
+def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:
+    """``one``'s time over ``other``'s, per measure (see ``_beats``), with the quiet
+    rounds a verdict ``needed``."""
+    mine, theirs = one.extra.get("kernels", []), other.extra.get("kernels", [])
     out = []
     for mean in (False, True):
         a, b = common_totals(mine, theirs, mean)
         if any(x is not None for x in a):
-            out.append(summarise(paired(b, a), min(PAIRS, len(a))))
+            out.append(summarise(paired(b, a), needed))
     if not out:
-        out.append(summarise(paired(other.times, tuned.times), min(PAIRS, len(tuned.times))))
+        out.append(summarise(paired(other.times, one.times), needed))
     return out
 
 

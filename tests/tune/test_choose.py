@@ -20,9 +20,11 @@ from accsat.tune.choose import (
     NOT_TIMED,
     TOO_SHORT,
     UNDECIDED,
+    Ratios,
     choose,
     kernel_seconds,
     order_bounds,
+    program_verdict,
 )
 from accsat.tune.db import Database
 
@@ -267,15 +269,15 @@ def test_the_guard_compares_only_the_constructs_both_timed():
     # yet its one timed kernel is 10 % slower than tuned's
     tuned = _program("tuned", _row(1, [1.0] * 3), _row(2, [1.0] * 3))
     cse = _program("cse", _row(1, [1.1] * 3))
-    assert cli._beats(tuned, [cse]) is None
+    assert cli._beats(tuned, [cse], 3) is None
     faster = _program("cse", _row(1, [0.8] * 3))
-    assert cli._beats(tuned, [faster]) is faster
+    assert cli._beats(tuned, [faster], 3) is faster
 
 
 def test_a_construct_never_launched_leaves_the_others_timed():
     tuned = _program("tuned", _row(1, [1.0] * 3), _row(2, [0.0] * 3, launches=0))
     orig = _program("orig", _row(1, [0.8] * 3), _row(2, [0.0] * 3, launches=0))
-    assert cli._beats(tuned, [orig]) is orig
+    assert cli._beats(tuned, [orig], 3) is orig
     assert kernel_seconds(tuned.extra["kernels"]) == [10.0] * 3
 
 
@@ -286,7 +288,7 @@ def test_the_guard_sees_launches_of_other_sizes():
         row["seconds"] = [1e-5 + 999 * large] * 3
         return row
 
-    assert cli._beats(_program("tuned", kernel(1.1e-3)), [_program("orig", kernel(1e-3))])
+    assert cli._beats(_program("tuned", kernel(1.1e-3)), [_program("orig", kernel(1e-3))], 3)
 
 
 def test_the_whole_program_guard_pairs_rounds_of_kernel_time():
@@ -295,29 +297,33 @@ def test_the_whole_program_guard_pairs_rounds_of_kernel_time():
     bad = {k.line: "cse+sat" for k in KERNELS}  # a per-kernel choice worse than cse
     check = noisy.measure(KERNELS, 99, calls, tuned=bad)("c", ["orig", "cse", "tuned"], 1, 3)
     combined = cli._combine(check, ["orig", "cse", "tuned"])
-    beaten = cli._beats(combined[-1], combined[:-1])
+    beaten = cli._beats(combined[-1], combined[:-1], 3)
     assert beaten is not None and beaten.cell.variant == "cse"
     good = {k.line: k.best(NOISE_FLOOR) for k in KERNELS}
     check = noisy.measure(KERNELS, 99, calls, tuned=good)("c", ["orig", "cse", "tuned"], 1, 3)
     combined = cli._combine(check, ["orig", "cse", "tuned"])
-    assert cli._beats(combined[-1], combined[:-1]) is None
+    assert cli._beats(combined[-1], combined[:-1], 3) is None
 
 
-def _check_with(per_check: list[dict[str, float]]):
+def _check_with(per_check: list, cap: int = 3):
     """cli._check with a scripted machine: the n-th check times each configuration's one
-    kernel as ``per_check[n]`` says (tuned: as the configuration it was given)."""
+    kernel as ``per_check[n]`` says (tuned: as the configuration it was given); an entry
+    is a dict, or a function of the round (1, 2, ...) giving one. ``checks``: the rounds
+    each check ran."""
     saved: list[list[str]] = []
-    checks: list[str] = []
+    checks: list[int] = []  # per check, its rounds
 
     def database_of(chosen):
         saved.append([c.config for c in chosen])
+        checks.append(0)
         return Database([], "", {"n": len(saved)})
 
     def measure(tag, names, first, last):
-        checks.append(tag)
-        times = per_check[len(checks) - 1]
+        checks[-1] = last
+        script = per_check[len(saved) - 1]
         out = []
         for n in range(first, last + 1):
+            times = script(n) if callable(script) else script
             for c in names:
                 own = saved[-1][0] if c == "tuned" else c
                 out.append(_program(c, _row(1, [times[own]] * 1)))
@@ -325,7 +331,8 @@ def _check_with(per_check: list[dict[str, float]]):
         return out
 
     start = choose(rows(orig=[1.0] * 3, cse_sat=[0.9] * 3), ABOUT)
-    choices, _, again = cli._check([start], ["orig", "cse", "cse+sat"], 3, measure, database_of)
+    configs = ["orig", "cse", "cse+sat"]
+    choices, _, again = cli._check([start], configs, 3, cap, measure, database_of)
     return choices, saved, checks, again
 
 
@@ -338,14 +345,14 @@ def test_a_fallback_beaten_in_turn_gives_way_to_orig_and_nothing_beaten_is_kept(
         {"orig": 1.0, "cse": 0.8, "cse+sat": 0.95},  # noise: never replaces orig
     ]
     choices, saved, checks, _ = _check_with(per_check)
-    assert saved == [["cse+sat"], ["cse"], ["orig"]] and len(checks) == 3
+    assert saved == [["cse+sat"], ["cse"], ["orig"]] and checks == [3, 3, 3]
     assert [c.config for c in choices] == ["orig"] and choices[0].kept == "whole program"
 
 
 def test_a_choice_no_configuration_beats_is_kept_after_one_check():
     per_check = [{"orig": 1.0, "cse": 0.95, "cse+sat": 0.9}]
     choices, saved, checks, again = _check_with(per_check)
-    assert saved == [["cse+sat"]] and len(checks) == 1 and choices[0].config == "cse+sat"
+    assert saved == [["cse+sat"]] and checks == [3] and choices[0].config == "cse+sat"
     assert again[-1].cell.variant == "tuned"
 
 
@@ -369,7 +376,7 @@ def test_the_guard_never_sets_one_builds_estimate_against_anothers_seconds():
 
     tuned = _program("tuned", row(0.5, 9.0))
     cse = _program("cse", row(0.65, 9.4))
-    assert cli._beats(tuned, [cse]) is None
+    assert cli._beats(tuned, [cse], 3) is None
 
 
 def _undecided_alone() -> tuple[list[Result], list]:
@@ -405,3 +412,62 @@ def test_no_configuration_faster_for_the_whole_program_settles_nothing():
     cse = _program("cse", _row(1, [0.9, 1.1, 0.95]))
     alone = cli._choices([orig, cse], final=True)
     assert cli._settle([orig, cse], alone) == alone
+
+
+def test_a_program_is_faster_when_every_round_says_so_by_half_the_floor_at_its_median():
+    assert program_verdict(Ratios(0.95, 0.97, 0.995, 3, 3)) == "faster"  # crosses 0.98
+    assert program_verdict(Ratios(0.95, 0.97, 1.001, 3, 3)) == "open"  # one round the other way
+    assert program_verdict(Ratios(0.99, 0.992, 0.995, 3, 3)) == "not faster"  # under half
+    assert program_verdict(Ratios(0.9, 0.9, 0.9, 3, 5)) == "open"  # too few quiet rounds
+    assert program_verdict(Ratios(1.0, 1.1, 1.2, 3, 3)) == "not faster"
+
+
+def test_a_tuned_build_slower_than_orig_in_every_round_of_the_check_is_not_kept():
+    # 1.5 % in every round: under the floor a kernel's choice needs, over half of it
+    tuned = _program("tuned", _row(1, [1.0, 1.02, 0.99]))
+    orig = _program("orig", _row(1, [0.985, 1.005, 0.975]))
+    assert cli._beats(tuned, [orig], 3) is orig
+    close = _program("orig", _row(1, [0.995, 1.015, 0.985]))  # 0.5 %: no gain
+    assert cli._beats(tuned, [close], 3) is None
+    mixed = _program("orig", _row(1, [0.97, 1.03, 0.97]))  # one round slower
+    assert cli._beats(tuned, [mixed], 3) is None
+
+
+def test_the_check_takes_the_configuration_with_the_largest_margin():
+    tuned = _program("tuned", _row(1, [1.0] * 3))
+    orig = _program("orig", _row(1, [0.985] * 3))
+    cse = _program("cse", _row(1, [0.95] * 3))
+    assert cli._beats(tuned, [orig, cse], 3) is cse
+
+
+def test_undecided_kernels_each_under_the_floor_take_a_program_faster_by_more():
+    # two kernels 2-4 % faster under cse, each one round near the floor line: alone
+    # undecided; their sum is 1.5-3.5 % faster in every round, once within 2 %
+    orig = _program("orig", _row(1, [1.0] * 3), _row(2, [1.0] * 3))
+    cse = _program("cse", _row(1, [0.97, 0.99, 0.96]), _row(2, [0.96, 0.98, 0.97]))
+    alone = cli._choices([orig, cse], final=True)
+    assert [c.kept for c in alone] == [UNDECIDED, UNDECIDED]
+    assert [c.config for c in cli._settle([orig, cse], alone)] == ["cse", "cse"]
+
+
+def test_a_check_adds_rounds_while_a_configuration_may_prove_faster():
+    # cse 1.5 % faster than the choice (cse+sat) in every round: open after 3 rounds, faster
+    # after 5; then cse for every kernel, checked in 3 rounds (nothing faster) and kept
+    per_check = [{"orig": 1.0, "cse": 0.886, "cse+sat": 0.9}] * 2
+    choices, saved, checks, _ = _check_with(per_check, cap=10)
+    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 3]
+    assert choices[0].config == "cse"
+
+
+def test_a_check_whose_rounds_disagree_ends_at_the_cap_and_keeps_the_choice():
+    # cse 4 % faster in two rounds of three, 2 % slower in the third: open to the cap
+    def machine(n: int) -> dict[str, float]:
+        return {"orig": 1.0, "cse": 0.9 * (1.02 if n % 3 == 0 else 0.96), "cse+sat": 0.9}
+
+    choices, saved, checks, _ = _check_with([machine], cap=7)
+    assert saved == [["cse+sat"]] and checks == [7] and choices[0].config == "cse+sat"
+
+
+def test_a_check_with_nothing_faster_stops_after_its_runs():
+    choices, saved, checks, _ = _check_with([{"orig": 1.0, "cse": 0.95, "cse+sat": 0.9}], 10)
+    assert saved == [["cse+sat"]] and checks == [3]
