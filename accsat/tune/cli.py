@@ -13,8 +13,9 @@
    uniform configuration faster than orig for the whole program (_settle;
    choose.program_verdict);
 3. the check: ``tuned`` (built with that database) and every verified
-   configuration again, in ``--runs`` rounds of their own, then one more at a
-   time up to ``--max-runs`` while one may still prove faster (_confirm); where a
+   configuration again, in ``--runs`` rounds of their own (the choice's check: then
+   one more at a time up to ``--max-runs`` while one may still prove faster,
+   _confirm); where a
    uniform configuration (orig included) was faster than tuned for the whole program
    (the kernels' time at their fastest launches, or as they came, paired per round:
    choose.program_verdict), every kernel gets that
@@ -385,8 +386,11 @@ def _check(
         # the check: tuned beside every verified configuration again, in rounds of their
         # own (named by the database: another choice, another confirmation)
         names = [*verified, TUNED]
-        again = _confirm(measure, f"c{database.digest()[:8]}-", names, runs, cap, final)
-        best = None if final else _beats(again[-1], again[:-1], cap)
+        # rounds are added to the choice's check only: a fallback has beaten the choice
+        # already, and one beaten in turn gives way to orig (slower than both, often)
+        most = cap if attempt == 0 else runs
+        again = _confirm(measure, f"c{database.digest()[:8]}-", names, runs, most, final)
+        best = None if final else _beats(again[-1], again[:-1], most)
         if best is None or all(c.config == best.cell.variant for c in choices):
             break  # accepted (or tuned already is that configuration: the machine's noise)
         name = best.cell.variant if attempt == 0 else ORIG
