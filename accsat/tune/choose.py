@@ -45,9 +45,11 @@ QUIET = 0.10
 PAIRS = 3  # quiet rounds (for both) a decision needs, where that many rounds ran
 SAME_SIZE = 1.5  # mean launch over the shortest, at most: the launches are alike
 SETTLED = 2  # times PAIRS quiet rounds: a median gain under half the floor is no gain
-# quiet rounds the check needs to replace every construct's choice (where that many may
-# run): the fewest whose sign test errs under 5 % (5 rounds one way by chance: 1/32); two
-# builds of the same code came out 0.3-5.8 % apart in each of 3 rounds on a busy machine
+NO_GAIN = 1 - NOISE_FLOOR / 2  # a median ratio at or above it: no gain (half the floor)
+# rounds a whole program's comparison needs (where that many may run): the fewest whose
+# sign test can err under 5 % (5 rounds one way by chance: 1/32; looked at after every
+# round from 5 to 10, about 5 % in all); two builds of the same code came out 0.3-5.8 %
+# apart in each of 3 rounds on a busy machine
 PROGRAM_PAIRS = 5
 
 # why orig was kept: short codes for the plot and the table (the reason says more)
@@ -64,7 +66,8 @@ NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
 
 @dataclass(frozen=True)
 class Ratios:
-    """A variant's paired per-round time ratios over orig, summarised."""
+    """Paired per-round time ratios (a variant's over orig's, or one program's over
+    another's), summarised."""
 
     low: float
     median: float
@@ -79,7 +82,7 @@ class Ratios:
         line = 1 - NOISE_FLOOR
         if self.rounds < self.needed:
             return "open"
-        if self.rounds >= SETTLED * self.needed and self.median >= 1 - NOISE_FLOOR / 2:
+        if self.rounds >= SETTLED * self.needed and self.median >= NO_GAIN:
             return "not faster"  # many rounds, and their median is not even half the floor
         if self.high < line:
             # faster at its shortest launch yet slower on average by more than the floor:
@@ -99,17 +102,18 @@ class Ratios:
 
 
 def program_verdict(q: Ratios) -> str:
-    """A whole program's kernels (a sum over many constructs, paired by round: ``q`` its
-    time over another configuration's): **faster** when the whole interval is below 1
-    (the sign of the difference known: every quiet round one way while rounds are few,
-    the sign test at 5 % from 8 on) over ``q.needed`` quiet rounds and the median gain is
-    at least half the floor (under it, a construct's many rounds call it no gain:
-    ``SETTLED``); **not faster** when the median gain is under half the floor; **open**
+    """A whole program's kernels (a sum over many constructs, paired by round with
+    ``every_round``: ``q`` its time over another configuration's): **faster** when the
+    whole interval is below 1 (the sign of the difference known: every round one way
+    while rounds are few, the sign test at 5 % from 8 on) over ``q.needed`` rounds and the
+    median gains more than half the floor; **not faster** when the median gains less
+    (under half the floor a construct's many rounds call it no gain, ``SETTLED``; said
+    at once, before ``q.needed`` rounds: a check adds no round for it); **open**
     otherwise (another round may tell). Not the floor itself: a program's gain is the sum
     of its constructs' gains, each of which may be under the floor that one construct's
     time needs to show through a busy machine's noise (NPB LU on one core: 4-5 % for the
     program, 1-3 % for each of its large constructs)."""
-    if q.rounds and q.median >= 1 - NOISE_FLOOR / 2:
+    if q.rounds and q.median >= NO_GAIN:
         return "not faster"
     if q.rounds >= q.needed and q.high < 1:
         return "faster"
@@ -227,9 +231,19 @@ def quiet(values: Sequence[float | None]) -> list[float | None]:
 
 def paired(base: Sequence[float | None], other: Sequence[float | None]) -> list[float]:
     """The ratios other / base of the rounds quiet for both."""
+    return every_round(quiet(base), quiet(other))
+
+
+def every_round(base: Sequence[float | None], other: Sequence[float | None]) -> list[float]:
+    """The ratios other / base of every round both have, busy or not: what a whole
+    program's comparison pairs (``program_verdict``). Its sign test needs only that a
+    round's noise favour neither configuration (they run back to back, a busy spell at any
+    phase), not quiet rounds; and a program's kernel time drifts with the machine more
+    than one construct's shortest launch: a quiet round, within ``QUIET`` of the fastest
+    one, was 1-2 in 10 for NPB BT W where cse+sat was faster than the choice in all 10."""
     return [
         o / b
-        for b, o in zip(quiet(base), quiet(other), strict=False)
+        for b, o in zip(base, other, strict=False)
         if b is not None and o is not None and b > 0
     ]
 

@@ -53,7 +53,6 @@ from ..toolchain import process
 from ..toolchain.records import write_csv
 from . import outputs, profile, static
 from .choose import (
-    PAIRS,
     PROGRAM_PAIRS,
     UNDECIDED,
     UNIFORM,
@@ -61,8 +60,8 @@ from .choose import (
     Ratios,
     choose,
     common_totals,
+    every_round,
     median,
-    paired,
     program_verdict,
     summarise,
 )
@@ -284,7 +283,8 @@ def tune(
         )
         _tune_static(suite, built, measure, configs, out_dir, db_path, candidate, hint)
         return
-    measured, choices = _rounds(measure, configs, runs, max(runs, max_runs), hint)
+    cap = max(runs, max_runs)
+    measured, choices = _rounds(measure, configs, runs, cap, hint)
     verified = [r.cell.variant for r in measured if r.ok]
 
     def database_of(chosen: list[Choice]) -> Database:
@@ -292,7 +292,6 @@ def tune(
         database.save(candidate)
         return database
 
-    cap = max(runs, max_runs)
     choices, database, again = _check(choices, verified, runs, cap, measure, database_of)
     tuned = again[-1]
     confirmed = {r.cell.variant: r for r in again}
@@ -379,26 +378,29 @@ def _check(
     configuration, then tuned). The first fallback is the uniform configuration that beat
     the choice; one beaten in turn gives way to orig for every kernel (the code as
     written: checked, never replaced), so the database written is never one that the last
-    check saw beaten."""
+    check saw beaten. The choice's check adds rounds (up to ``cap``) while a
+    configuration may still prove faster; a fallback's runs the rounds a verdict needs
+    (it has beaten the choice already, and beaten in turn it gives way to orig, often
+    slower than both); orig's, ``runs`` (kept whatever they say)."""
+    needed = min(PROGRAM_PAIRS, cap)
     final = False
     for attempt in range(CHECKS):
         database = database_of(choices)
         # the check: tuned beside every verified configuration again, in rounds of their
         # own (named by the database: another choice, another confirmation)
         names = [*verified, TUNED]
-        # rounds are added to the choice's check only: a fallback has beaten the choice
-        # already, and one beaten in turn gives way to orig (slower than both, often)
-        most = cap if attempt == 0 else runs
-        again = _confirm(measure, f"c{database.digest()[:8]}-", names, runs, most, final)
-        best = None if final else _beats(again[-1], again[:-1], most)
-        if best is None or all(c.config == best.cell.variant for c in choices):
-            break  # accepted (or tuned already is that configuration: the machine's noise)
+        first = runs if attempt == 0 or final else max(runs, needed)
+        most = cap if attempt == 0 else first
+        again = _confirm(measure, f"c{database.digest()[:8]}-", names, first, most, needed)
+        best = None if final else _beats(again[-1], again[:-1], needed, _same(choices))
+        if best is None:
+            break  # accepted
         name = best.cell.variant if attempt == 0 else ORIG
         final = name == ORIG
         click.echo(
-            f"accsat tune: {best.cell.variant} for every kernel beat "
-            f"{'the per-kernel choice' if attempt == 0 else 'the fallback'} in every round "
-            f"of the check: every kernel gets {name}",
+            f"accsat tune: {best.cell.variant} for every kernel was faster for the whole "
+            f"program than {'the per-kernel choice' if attempt == 0 else 'the fallback'} "
+            f"in the check: every kernel gets {name}",
             err=True,
         )
         choices = [_uniform(c, name) for c in choices]
@@ -471,7 +473,7 @@ def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     under 1; else orig stays). On a slow, busy machine most constructs of NPB's BT stayed
     undecided and kept orig, 1.079x the best uniform configuration; LU's undecided ones,
     each 1-3 % faster under a variant, kept orig while the program was 4-5 % faster
-    under it (its interval not wholly below the floor)."""
+    under it (when the program's interval had to lie wholly below the floor)."""
     undecided = [c for c in choices if c.kept == UNDECIDED]
     if not undecided or not measured[0].ok:
         return choices
@@ -479,9 +481,7 @@ def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     for r in measured[1:]:
         if not r.ok:
             continue
-        # its time over orig's, in PAIRS quiet rounds as a construct's choice: the choice
-        # is one construct's too, its own rounds leaning the same way
-        for q in _margins(r, measured[0], min(PAIRS, len(measured[0].times))):
+        for q in _margins(r, measured[0], min(PROGRAM_PAIRS, len(measured[0].times))):
             if program_verdict(q) == "faster" and (best is None or q.median < best[0]):
                 best = (q.median, r.cell.variant, q)
     if best is None:
@@ -595,58 +595,67 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
 
 
 def _confirm(
-    measure: Measure, tag: str, names: list[str], runs: int, cap: int, final: bool
+    measure: Measure, tag: str, names: list[str], first: int, most: int, needed: int
 ) -> list[Result]:
-    """One check: ``runs`` rounds of the configurations ``names`` (tuned last), then one
-    round more at a time, up to ``cap``, while a uniform configuration may still prove
-    faster than tuned (``program_verdict`` open); none for the ``final`` one (orig for
-    every kernel: kept whatever the rounds say)."""
-    results = measure(tag, names, 1, runs)
-    done = runs
+    """One check: ``first`` rounds of the configurations ``names`` (tuned last), then one
+    round more at a time, up to ``most``, while a uniform configuration may still prove
+    faster than tuned (``program_verdict`` open, none faster yet)."""
+    results = measure(tag, names, 1, first)
+    done = first
     while True:
         again = _combine(results, names)
-        if final or done >= cap or _beats(again[-1], again[:-1], cap) is not None:
-            return again
-        if not _verdicts(again[-1], again[:-1], cap).get("open"):
+        verdicts = _verdicts(again[-1], again[:-1], needed)
+        if done >= most or "faster" in verdicts or "open" not in verdicts:
             return again
         done += 1
         results += measure(tag, names, done, done)
 
 
-def _verdicts(tuned: Result, uniform: list[Result], cap: int) -> dict[str, list]:
+def _same(choices: list[Choice]) -> str | None:
+    """The configuration every construct has, if one: tuned is that uniform one's code."""
+    configs = {c.config for c in choices}
+    return configs.pop() if len(configs) == 1 else None
+
+
+def _verdicts(
+    tuned: Result, uniform: list[Result], needed: int, same: str | None = None
+) -> dict[str, list[tuple[float, Result]]]:
     """Per ``program_verdict`` of a uniform configuration's time over tuned's (either
-    measure of ``_margins``), the (median, configuration) pairs that have it."""
-    out: dict[str, list] = {}
+    measure of ``_margins``), the (median, configuration) pairs that have it; the
+    configuration ``same`` as tuned left out (its own code: only noise between them)."""
+    out: dict[str, list[tuple[float, Result]]] = {}
     for r in uniform if tuned.ok else []:
-        if r.ok:
-            for q in _margins(r, tuned, min(PROGRAM_PAIRS, cap)):
+        if r.ok and r.cell.variant != same:
+            for q in _margins(r, tuned, needed):
                 out.setdefault(program_verdict(q), []).append((q.median, r))
     return out
 
 
-def _beats(tuned: Result, uniform: list[Result], cap: int) -> Result | None:
+def _beats(
+    tuned: Result, uniform: list[Result], needed: int, same: str | None = None
+) -> Result | None:
     """The uniform configuration faster than tuned for the whole program in the check
-    (``program_verdict``: in every round quiet for both, ``PROGRAM_PAIRS`` of them where
-    ``cap`` rounds allow, by half the floor at the median), by the kernels both timed:
-    at their fastest launches, or every launch as it came (a kernel whose launches
-    differ in size); by the program's wall time where neither has kernel times. The one
-    with the largest median margin; None when none was. Orig among them: a tuned build
-    the check sees slower than the code as written is not kept."""
-    faster = _verdicts(tuned, uniform, cap).get("faster")
+    (``program_verdict`` over ``needed`` rounds, every round paired, busy or not: its
+    interval below 1, its median gain more than half the floor), by the kernels both
+    timed: at their fastest launches, or every launch as it came (a kernel whose
+    launches differ in size); by the program's wall time where neither has kernel
+    times. The one with the largest median margin; None when none was. Orig among them:
+    a tuned build the check sees slower than the code as written is not kept."""
+    faster = _verdicts(tuned, uniform, needed, same).get("faster")
     return min(faster, key=lambda m: m[0])[1] if faster else None
 
 
 def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:
-    """``one``'s time over ``other``'s, per measure (see ``_beats``), with the quiet
-    rounds a verdict ``needed``."""
+    """``one``'s time over ``other``'s, per measure (see ``_beats``), paired in every
+    round (``every_round``), with the rounds a verdict ``needed``."""
     mine, theirs = one.extra.get("kernels", []), other.extra.get("kernels", [])
     out = []
     for mean in (False, True):
         a, b = common_totals(mine, theirs, mean)
         if any(x is not None for x in a):
-            out.append(summarise(paired(b, a), needed))
+            out.append(summarise(every_round(b, a), needed))
     if not out:
-        out.append(summarise(paired(other.times, one.times), needed))
+        out.append(summarise(every_round(other.times, one.times), needed))
     return out
 
 

@@ -25,6 +25,7 @@ from accsat.tune.choose import (
     kernel_seconds,
     order_bounds,
     program_verdict,
+    summarise,
 )
 from accsat.tune.db import Database
 
@@ -452,22 +453,23 @@ def test_undecided_kernels_each_under_the_floor_take_a_program_faster_by_more():
 
 def test_a_check_adds_rounds_while_a_configuration_may_prove_faster():
     # cse 1.5 % faster than the choice (cse+sat) in every round: open after 3 rounds, faster
-    # after 5; then cse for every kernel, checked in 3 rounds (nothing faster) and kept
+    # after 5; then cse for every kernel, checked in the 5 rounds a verdict needs (nothing
+    # faster: uniform cse is its own code, left out) and kept
     per_check = [{"orig": 1.0, "cse": 0.886, "cse+sat": 0.9}] * 2
     choices, saved, checks, _ = _check_with(per_check, cap=10)
-    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 3]
+    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 5]
     assert choices[0].config == "cse"
 
 
-def test_the_check_of_a_fallback_adds_no_rounds():
+def test_the_check_of_a_fallback_runs_the_rounds_a_verdict_needs_and_no_more():
     # the fallback (cse): cse+sat 4 % faster in two rounds of three, 2 % slower in the
-    # third, open; the fallback's check ends after --runs rounds and keeps it
+    # third, open; the fallback's check ends after 5 rounds and keeps it
     def machine(n: int) -> dict[str, float]:
         return {"orig": 1.0, "cse": 0.886, "cse+sat": 0.886 * (1.02 if n % 3 == 0 else 0.96)}
 
     first = {"orig": 1.0, "cse": 0.8, "cse+sat": 0.9}
     choices, saved, checks, _ = _check_with([first, machine], cap=10)
-    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 3]
+    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 5]
     assert choices[0].config == "cse"
 
 
@@ -483,3 +485,45 @@ def test_a_check_whose_rounds_disagree_ends_at_the_cap_and_keeps_the_choice():
 def test_a_check_with_nothing_faster_stops_after_its_runs():
     choices, saved, checks, _ = _check_with([{"orig": 1.0, "cse": 0.95, "cse+sat": 0.9}], 10)
     assert saved == [["cse+sat"]] and checks == [3]
+
+
+def test_a_comparison_without_rounds_is_open():
+    assert program_verdict(summarise([], 3)) == "open"
+
+
+def test_a_fallback_beaten_by_one_round_in_three_is_kept_where_five_are_needed():
+    # check 1 (cap 10): cse beats the choice; check 2: cse+sat 1.5 % faster than the
+    # fallback in 3 rounds, then 2 % slower: not 5 rounds one way, the fallback is kept
+    def machine(n: int) -> dict[str, float]:
+        return {"orig": 1.0, "cse": 0.8, "cse+sat": 0.8 * (0.985 if n <= 3 else 1.02)}
+
+    choices, saved, checks, _ = _check_with(
+        [{"orig": 1.0, "cse": 0.8, "cse+sat": 0.9}, machine], 10
+    )
+    assert saved == [["cse+sat"], ["cse"]] and checks == [5, 5] and choices[0].config == "cse"
+
+
+def test_the_uniform_configuration_of_every_choice_is_not_compared_with_itself():
+    tuned = _program("tuned", _row(1, [1.0] * 5))
+    cse = _program("cse", _row(1, [0.95] * 5))  # the same code, 5 % apart by noise
+    assert cli._beats(tuned, [cse], 5) is cse
+    assert cli._beats(tuned, [cse], 5, same="cse") is None
+
+
+def test_a_program_is_paired_in_busy_rounds_too():
+    # the choice's kernel time drifts 20 % with the machine; cse is 10 % faster in every
+    # round: one round is quiet by the construct's rule, five count for the program
+    tuned = _program("tuned", _row(1, [1.0, 1.2, 1.15, 1.2, 1.18]))
+    cse = _program("cse", _row(1, [0.9, 1.08, 1.035, 1.08, 1.062]))
+    assert cli._beats(tuned, [cse], 5) is cse
+
+
+def test_settling_allows_one_round_the_other_way_from_eight_rounds_on():
+    # two kernels 0.5-4 % faster under cse, 3 % slower in the last round: alone open (their
+    # rounds hold the floor line), undecided; the program faster in 9 of 10 rounds
+    own = [0.97, 0.99, 0.96, 0.995] * 2 + [0.97, 1.03]
+    orig = _program("orig", _row(1, [1.0] * 10), _row(2, [1.0] * 10))
+    cse = _program("cse", _row(1, own), _row(2, own))
+    alone = cli._choices([orig, cse], final=True)
+    assert [c.kept for c in alone] == [UNDECIDED, UNDECIDED]
+    assert [c.config for c in cli._settle([orig, cse], alone)] == ["cse", "cse"]
