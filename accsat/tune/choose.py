@@ -47,9 +47,9 @@ SAME_SIZE = 1.5  # mean launch over the shortest, at most: the launches are alik
 SETTLED = 2  # times PAIRS quiet rounds: a median gain under half the floor is no gain
 NO_GAIN = 1 - NOISE_FLOOR / 2  # a median ratio at or above it: no gain (half the floor)
 # rounds a whole program's comparison needs (where that many may run): the fewest whose
-# sign test can err under 5 % (5 rounds one way by chance: 1/32; looked at after every
-# round from 5 to 10, about 5 % in all); two builds of the same code came out 0.3-5.8 %
-# apart in each of 3 rounds on a busy machine
+# sign test can err under 5 % per configuration and measure (5 rounds one way by chance:
+# 1/32; looked at after every round from 5 to 10, about 5 %); two builds of the same code
+# came out 0.3-5.8 % apart in each of 3 rounds on a busy machine
 PROGRAM_PAIRS = 5
 
 # why orig was kept: short codes for the plot and the table (the reason says more)
@@ -72,8 +72,8 @@ class Ratios:
     low: float
     median: float
     high: float
-    rounds: int  # the quiet rounds the ratios come from
-    needed: int = 1  # quiet rounds a decision needs
+    rounds: int  # the rounds the ratios come from (a construct's: the quiet ones)
+    needed: int = 1  # rounds a decision needs
     by: str = "shortest launch"  # what was compared: the shortest or the mean launch
     mean: float | None = None  # by the shortest launch: the median ratio of mean launches
 
@@ -237,8 +237,9 @@ def paired(base: Sequence[float | None], other: Sequence[float | None]) -> list[
 def every_round(base: Sequence[float | None], other: Sequence[float | None]) -> list[float]:
     """The ratios other / base of every round both have, busy or not: what a whole
     program's comparison pairs (``program_verdict``). Its sign test needs only that a
-    round's noise favour neither configuration (they run back to back, a busy spell at any
-    phase), not quiet rounds; and a program's kernel time drifts with the machine more
+    round's noise favour neither configuration (they run back to back, in an order turned
+    by one place a round: tune.cli._turned), not quiet rounds; and a program's kernel time
+    drifts with the machine more
     than one construct's shortest launch: a quiet round, within ``QUIET`` of the fastest
     one, was 1-2 in 10 for NPB BT W where cse+sat was faster than the choice in all 10."""
     return [

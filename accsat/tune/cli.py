@@ -19,8 +19,8 @@
    uniform configuration (orig included) was faster than tuned for the whole program
    (the kernels' time at their fastest launches, or as they came, paired per round:
    choose.program_verdict), every kernel gets that
-   configuration and the check is done again; beaten again, every kernel gets
-   orig (_check);
+   configuration and the check is done again (in the rounds a verdict needs);
+   beaten again, every kernel gets orig (_check);
 4. the database goes to ``--db`` (only once tuned verified), the tables and
    the plot to ``--out``: programs from the check, kernels from step 1.
 """
@@ -54,6 +54,7 @@ from ..toolchain import process
 from ..toolchain.records import write_csv
 from . import outputs, profile, static
 from .choose import (
+    NOT_REWRITTEN,
     PROGRAM_PAIRS,
     UNDECIDED,
     UNIFORM,
@@ -257,13 +258,14 @@ def tune(
         return _run(engine, cells)
 
     def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
-        """Rounds ``first..last``, each one run of every configuration in ``names``: a
-        drift of the machine hits them all alike."""
+        """Rounds ``first..last``, each one run of every configuration in ``names``, back
+        to back, in an order turned by one place a round (``_turned``): a drift of the
+        machine hits them all alike."""
         return sweep(
             [
                 Cell("tune", label, f"{tag}{i}", "cc", "host", c)
                 for i in range(first, last + 1)
-                for c in names
+                for c in _turned(names, i)
             ]
         )
 
@@ -392,8 +394,10 @@ def _check(
         names = [*verified, TUNED]
         first = runs if attempt == 0 or final else max(runs, needed)
         most = cap if attempt == 0 else first
-        again = _confirm(measure, f"c{database.digest()[:8]}-", names, first, most, needed)
-        best = None if final else _beats(again[-1], again[:-1], needed, _same(choices))
+        same = _same(choices)
+        tag = f"c{database.digest()[:8]}-"
+        again = _confirm(measure, tag, names, first, most, needed, same)
+        best = None if final else _beats(again[-1], again[:-1], needed, same)
         if best is None:
             break  # accepted
         name = best.cell.variant if attempt == 0 else ORIG
@@ -596,7 +600,13 @@ def _database(suite: TuneSuite, choices: list[Choice], results: list[Result]) ->
 
 
 def _confirm(
-    measure: Measure, tag: str, names: list[str], first: int, most: int, needed: int
+    measure: Measure,
+    tag: str,
+    names: list[str],
+    first: int,
+    most: int,
+    needed: int,
+    same: str | None,
 ) -> list[Result]:
     """One check: ``first`` rounds of the configurations ``names`` (tuned last), then one
     round more at a time, up to ``most``, while a uniform configuration may still prove
@@ -606,9 +616,11 @@ def _confirm(
     done = first
     while True:
         again = _combine(results, names)
-        verdicts = _verdicts(again[-1], again[:-1], needed)
-        best = min((m for m, _ in verdicts.get("faster", [])), default=math.inf)
-        rivals = [m for m, _ in verdicts.get("open", []) if m < best]
+        verdicts = _verdicts(again[-1], again[:-1], needed, same)
+        faster = verdicts.get("faster", [])
+        best = min((m for m, _ in faster), default=math.inf)
+        won = {r.cell.variant for _, r in faster}  # by one measure: no rival of itself
+        rivals = [m for m, r in verdicts.get("open", []) if m < best and r.cell.variant not in won]
         if done >= most or not rivals:
             return again
         done += 1
@@ -616,9 +628,18 @@ def _confirm(
 
 
 def _same(choices: list[Choice]) -> str | None:
-    """The configuration every construct has, if one: tuned is that uniform one's code."""
-    configs = {c.config for c in choices}
+    """The configuration every construct has, if one, those no variant rewrote aside (the
+    same code in every configuration): tuned is that uniform one's code."""
+    configs = {c.config for c in choices if c.kept != NOT_REWRITTEN}
     return configs.pop() if len(configs) == 1 else None
+
+
+def _turned(names: list[str], round_: int) -> list[str]:
+    """``names`` turned by one place a round: none runs first or last in every round (a
+    drift over the rounds, or a load as periodic as a round, would favour a place, and
+    a program's comparison counts the rounds that go its way)."""
+    k = round_ % len(names) if names else 0
+    return names[k:] + names[:k]
 
 
 def _verdicts(
