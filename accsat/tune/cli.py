@@ -387,6 +387,7 @@ def _check(
     slower than both); orig's, ``runs`` (kept whatever they say)."""
     needed = min(PROGRAM_PAIRS, cap)
     final = False
+    per_kernel, fallback = choices, ""
     for attempt in range(CHECKS):
         database = database_of(choices)
         # the check: tuned beside every verified configuration again, in rounds of their
@@ -408,7 +409,9 @@ def _check(
             f"in the check: every kernel gets {name}",
             err=True,
         )
-        choices = [_uniform(c, name) for c in choices]
+        beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
+        choices = [_uniform(c, name, best.cell.variant, beaten) for c in per_kernel]
+        fallback = name
     return choices, database, again
 
 
@@ -675,16 +678,31 @@ def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:
     round (``every_round``), with the rounds a verdict ``needed``."""
     mine, theirs = one.extra.get("kernels", []), other.extra.get("kernels", [])
     out = []
-    for mean in (False, True):
+    for mean, by in ((False, KERNELS_AT_FASTEST), (True, KERNELS_AS_CAME)):
         a, b = common_totals(mine, theirs, mean)
         if any(x is not None for x in a):
-            out.append(summarise(every_round(b, a), needed))
+            out.append(summarise(every_round(b, a), needed, by))
     if not out:
-        out.append(summarise(every_round(other.times, one.times), needed))
+        out.append(summarise(every_round(other.times, one.times), needed, PROGRAM_WALL))
     return out
 
 
-def _uniform(c: Choice, config: str) -> Choice:
+# what a whole program's comparison measured (Ratios.by, in its reasons)
+KERNELS_AT_FASTEST = "its kernels, each at its shortest launch where its launches are alike"
+KERNELS_AS_CAME = "its kernels, every launch as it came"
+PROGRAM_WALL = "the program's wall time"
+
+
+def _uniform(c: Choice, config: str, faster: str, beaten: str) -> Choice:
+    """``c`` (the per-kernel choice) given way to ``config`` for every kernel, because
+    ``faster`` for every kernel was faster for the whole program than ``beaten`` in the
+    check: that one itself, or orig, where a fallback was beaten in turn (the code as
+    written, not what beat it: ``_check``)."""
+    why = (
+        f"{config} for every kernel: faster"
+        if config == faster
+        else f"{config} for every kernel (the code as written): {faster} for every kernel was faster"
+    )
     return Choice(
         c.kernel,
         c.file,
@@ -694,8 +712,8 @@ def _uniform(c: Choice, config: str) -> Choice:
         config,
         None,
         None,
-        f"{config} for every kernel: faster for the whole program than the "
-        f"per-kernel choice ({c.config}: {c.reason})",
+        f"{why} for the whole program than {beaten} in the check "
+        f"(per kernel: {c.config}: {c.reason})",
         kept=UNIFORM if config == ORIG else "",
         ratios=c.ratios,
     )

@@ -349,6 +349,37 @@ def test_a_fallback_beaten_in_turn_gives_way_to_orig_and_nothing_beaten_is_kept(
     choices, saved, checks, _ = _check_with(per_check)
     assert saved == [["cse+sat"], ["cse"], ["orig"]] and checks == [3, 3, 3]
     assert [c.config for c in choices] == ["orig"] and choices[0].kept == "whole program"
+    # the reason says orig is the retreat, what beat the fallback, and the choice per kernel
+    # (not "orig ... faster than the per-kernel choice", nor the fallback's reason nested)
+    why = choices[0].reason
+    assert why.startswith("orig for every kernel (the code as written): cse+sat for every")
+    assert "than the fallback cse in the check (per kernel: cse+sat: faster than orig" in why
+    assert why.count("for every kernel") == 2
+
+
+def test_a_uniform_fallback_says_what_it_was_faster_than():
+    per_check = [{"orig": 1.0, "cse": 0.8, "cse+sat": 0.95}] * 2
+    choices, saved, _, _ = _check_with(per_check)
+    assert saved == [["cse+sat"], ["cse"]]
+    assert choices[0].reason.startswith(
+        "cse for every kernel: faster for the whole program than the per-kernel choice in the "
+        "check (per kernel: cse+sat: "
+    )
+
+
+def test_a_program_comparison_names_what_it_measured():
+    # the kernels at their shortest launches, then every launch as it came; a program
+    # without kernel times by its wall time (each reason shows which decided)
+    tuned = _program("tuned", _row(1, [1.0] * 5))
+    cse = _program("cse", _row(1, [0.9] * 5))
+    assert [q.by for q in cli._margins(cse, tuned, 5)] == [
+        cli.KERNELS_AT_FASTEST,
+        cli.KERNELS_AS_CAME,
+    ]
+    for r in (tuned, cse):
+        r.extra["kernels"] = []
+    (wall,) = cli._margins(cse, tuned, 5)
+    assert wall.by == cli.PROGRAM_WALL and "wall time" in wall.text()
 
 
 def test_a_choice_no_configuration_beats_is_kept_after_one_check():
