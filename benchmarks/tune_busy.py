@@ -17,7 +17,10 @@ Per benchmark (issue 24's acceptance):
    variant (``ACCSAT_VARIANT``) and tuned (``ACCSAT_TUNE``) are built as a user
    would, each in its own copy, and run ``--rounds`` times interleaved. NPB's own
    "Time in seconds" of each run; the medians; tuned over the best uniform
-   configuration and over orig. The 1-minute load is printed before and after.
+   configuration and over orig. Orig runs twice a round (the same binary: ``A/A``,
+   the second's median over the first's, is what the timing itself can tell apart),
+   in an order turned by one place a round (as ``accsat tune``'s rounds: no
+   configuration runs last every time). The 1-minute load is printed before and after.
    ``--time-only`` times the databases of an earlier run again (more ``--rounds``).
 
 Output: the table, and ``OUT/summary.json`` (every run's time).
@@ -42,12 +45,14 @@ from accsat.options import ORIG, TUNED
 from accsat.sweep.accsat_cc import config_environment
 from accsat.sweep.cells import Cell, split_list
 from accsat.toolchain.compilers import Compiler, flags_for
+from accsat.tune.cli import turned
 from npb_harness.build import make_commands
 from npb_harness.tree import private_copy
 from npb_harness.tuned import CHECK
 
 SPELL, LOOPS = 3.0, 2  # seconds a busy loop spins, then sleeps; loops
 LIMIT = 1.03  # tuned median <= LIMIT x the best uniform configuration's (issue 36)
+AGAIN = "orig again"  # orig's binary run a second time each round: the A/A comparison
 TIME = re.compile(r"Time in seconds\s*=\s*([0-9.]+)")
 
 
@@ -171,23 +176,24 @@ def bench_one(args, bench: str, out: Path, earlier: dict | None) -> dict:
         dest.mkdir(parents=True)
         built[c] = build_as_a_user(args, bench, c, db, dest)
     row["load_before"] = os.getloadavg()[0]
-    times: dict[str, list[float]] = {c: [] for c in configs}
-    for _ in range(args.rounds):
-        for c in configs:
+    built[AGAIN] = built[ORIG]
+    times: dict[str, list[float]] = {c: [] for c in built}
+    for n in range(args.rounds):
+        for c in turned(list(built), n):
             times[c].append(run_once(built[c], args.cls, args.taskset))
     row["load_after"] = os.getloadavg()[0]
     row["times"] = times
     med = {c: statistics.median(t) for c, t in times.items()}
-    uniform = {c: m for c, m in med.items() if c != TUNED}
+    uniform = {c: m for c, m in med.items() if c not in (TUNED, AGAIN)}
     best = min(uniform, key=lambda c: uniform[c])
     row.update(medians=med, best_uniform=best, tuned_over_best=med[TUNED] / uniform[best],
-               tuned_over_orig=med[TUNED] / med[ORIG])  # fmt: skip
+               tuned_over_orig=med[TUNED] / med[ORIG], aa=med[AGAIN] / med[ORIG])  # fmt: skip
     return row
 
 
 def show(rows: list[dict], configs: list[str]) -> str:
     head = f"{'bench':<6}{'noise':>7}" + "".join(f"{c:>9}" for c in configs)
-    head += f"{'best':>9}{'tuned/best':>11}{'tuned/orig':>11}  load"
+    head += f"{'best':>9}{'tuned/best':>11}{'tuned/orig':>11}{'A/A':>7}  load"
     lines = [head, "-" * len(head)]
     for r in rows:
         if "medians" not in r:
@@ -199,6 +205,7 @@ def show(rows: list[dict], configs: list[str]) -> str:
             f"{r['benchmark']:<6}{'busy' if r['busy'] else 'quiet':>7}"
             + "".join(f"{m[c]:>9.3f}" for c in configs)
             + f"{r['best_uniform']:>9}{r['tuned_over_best']:>11.3f}{r['tuned_over_orig']:>11.3f}"
+            + (f"{r['aa']:>7.3f}" if "aa" in r else f"{'':>7}")
             + f"  {r['load_before']:.2f}->{r['load_after']:.2f}"
             + ("" if ok else "  (over the limit)")
         )
@@ -248,7 +255,10 @@ def main() -> int:
         merged = {**before, **{r["benchmark"]: r for r in rows}}
         (out / "summary.json").write_text(json.dumps(list(merged.values()), indent=1))
     configs = [ORIG, *split_list(args.variants), TUNED]
-    print(f"{args.rounds} interleaved runs per configuration, NPB's own seconds, medians:")
+    print(
+        f"{args.rounds} interleaved runs per configuration, NPB's own seconds, medians "
+        f"(A/A: orig's second run a round over its first, the timing's own resolution):"
+    )
     print(show(rows, configs))
     return 0 if all("medians" in r for r in rows) else 1
 

@@ -238,7 +238,7 @@ def every_round(base: Sequence[float | None], other: Sequence[float | None]) -> 
     """The ratios other / base of every round both have, busy or not: what a whole
     program's comparison pairs (``program_verdict``). Its sign test needs only that a
     round's noise favour neither configuration (they run back to back, in an order turned
-    by one place a round: tune.cli._turned), not quiet rounds; and a program's kernel time
+    by one place a round: tune.cli.turned), not quiet rounds; and a program's kernel time
     drifts with the machine more than one construct's shortest launch: a quiet round,
     within ``QUIET`` of the fastest one, was 1-2 in 10 for NPB BT W where cse+sat was
     faster than the choice in all 10."""

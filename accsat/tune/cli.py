@@ -259,13 +259,13 @@ def tune(
 
     def measure(tag: str, names: list[str], first: int, last: int) -> list[Result]:
         """Rounds ``first..last``, each one run of every configuration in ``names``, back
-        to back, in an order turned by one place a round (``_turned``): a drift of the
+        to back, in an order turned by one place a round (``turned``): a drift of the
         machine hits them all alike."""
         return sweep(
             [
                 Cell("tune", label, f"{tag}{i}", "cc", "host", c)
                 for i in range(first, last + 1)
-                for c in _turned(names, i)
+                for c in turned(names, i)
             ]
         )
 
@@ -637,7 +637,7 @@ def _same(choices: list[Choice]) -> str | None:
     return configs.pop() if len(configs) == 1 else None
 
 
-def _turned(names: list[str], round_: int) -> list[str]:
+def turned(names: list[str], round_: int) -> list[str]:
     """``names`` turned by one place a round: none runs first or last in every round (a
     drift over the rounds, or a load as periodic as a round, would favour a place, and
     a program's comparison counts the rounds that go its way)."""

@@ -582,6 +582,6 @@ def test_the_check_never_compares_the_choice_with_its_own_code():
 
 def test_every_configuration_runs_at_every_place_of_a_round():
     names = ["orig", "cse", "cse+sat", "tuned"]
-    orders = [cli._turned(names, n) for n in range(1, 5)]
+    orders = [cli.turned(names, n) for n in range(1, 5)]
     assert all(sorted(o) == sorted(names) for o in orders)
     assert [{o[k] for o in orders} for k in range(4)] == [set(names)] * 4
