@@ -60,7 +60,9 @@ NOT_TIMED, NO_ORIG, TOO_SHORT, NOT_REWRITTEN, NOT_FASTER, UNDECIDED, UNIFORM = (
     "not rewritten",
     "not faster",
     "undecided",
-    "whole program",  # the check found orig for every kernel faster than the choice
+    # orig for every kernel after the check: faster than the choice, or the retreat from
+    # a uniform fallback that was beaten in turn
+    "whole program",
 )
 
 
@@ -74,7 +76,9 @@ class Ratios:
     high: float
     rounds: int  # the rounds the ratios come from (a construct's: the quiet ones)
     needed: int = 1  # rounds a decision needs
-    by: str = "shortest launch"  # what was compared: the shortest or the mean launch
+    # what was compared: a construct's shortest or mean launch; a program's kernels or wall
+    # time (tune.cli.KERNELS_AT_FASTEST ...)
+    by: str = "shortest launch"
     mean: float | None = None  # by the shortest launch: the median ratio of mean launches
 
     @property

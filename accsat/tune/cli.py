@@ -17,8 +17,9 @@
    one more at a time up to ``--max-runs`` while one may still prove faster,
    _confirm); where a
    uniform configuration (orig included) was faster than tuned for the whole program
-   (the kernels' time at their fastest launches, or as they came, paired per round:
-   choose.program_verdict), every kernel gets that
+   (the kernels' time at their fastest launches, or as they came, or the program's wall
+   time without kernel times, paired per round: choose.program_verdict), every kernel
+   gets that
    configuration and the check is done again (in the rounds a verdict needs);
    beaten again, every kernel gets orig (_check);
 4. the database goes to ``--db`` (only once tuned verified), the tables and
@@ -77,6 +78,10 @@ DB_NAME = "accsat-tune.json"
 # kernel if that was beaten too (the code as written: accepted as it is)
 CHECKS = 3
 OUT_NAME = "accsat-tune"
+# what a whole program's comparison measured (Ratios.by, in its reasons: _margins)
+KERNELS_AT_FASTEST = "its kernels, each at its shortest launch where its launches are alike"
+KERNELS_AS_CAME = "its kernels, every launch as it came"
+PROGRAM_WALL = "the program's wall time"
 
 
 @click.command("tune", context_settings=CONTEXT_SETTINGS)
@@ -403,13 +408,12 @@ def _check(
             break  # accepted
         name = best.cell.variant if attempt == 0 else ORIG
         final = name == ORIG
+        beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
         click.echo(
             f"accsat tune: {best.cell.variant} for every kernel was faster for the whole "
-            f"program than {'the per-kernel choice' if attempt == 0 else 'the fallback'} "
-            f"in the check: every kernel gets {name}",
+            f"program than {beaten} in the check: every kernel gets {name}",
             err=True,
         )
-        beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
         choices = [_uniform(c, name, best.cell.variant, beaten) for c in per_kernel]
         fallback = name
     return choices, database, again
@@ -687,21 +691,16 @@ def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:
     return out
 
 
-# what a whole program's comparison measured (Ratios.by, in its reasons)
-KERNELS_AT_FASTEST = "its kernels, each at its shortest launch where its launches are alike"
-KERNELS_AS_CAME = "its kernels, every launch as it came"
-PROGRAM_WALL = "the program's wall time"
-
-
 def _uniform(c: Choice, config: str, faster: str, beaten: str) -> Choice:
     """``c`` (the per-kernel choice) given way to ``config`` for every kernel, because
     ``faster`` for every kernel was faster for the whole program than ``beaten`` in the
     check: that one itself, or orig, where a fallback was beaten in turn (the code as
     written, not what beat it: ``_check``)."""
+    assert config in (faster, ORIG)
     why = (
         f"{config} for every kernel: faster"
         if config == faster
-        else f"{config} for every kernel (the code as written): {faster} for every kernel was faster"
+        else f"orig for every kernel (the code as written): {faster} for every kernel was faster"
     )
     return Choice(
         c.kernel,

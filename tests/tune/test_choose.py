@@ -367,6 +367,20 @@ def test_a_uniform_fallback_says_what_it_was_faster_than():
     )
 
 
+def test_orig_that_beats_the_choice_says_so_and_is_checked_once_more():
+    per_check = [
+        {"orig": 0.8, "cse": 0.95, "cse+sat": 1.0},
+        {"orig": 0.8, "cse": 0.7, "cse+sat": 0.7},
+    ]
+    choices, saved, checks, _ = _check_with(per_check)
+    # the second check (orig for every kernel) is final: whatever it sees, orig is kept
+    assert saved == [["cse+sat"], ["orig"]] and checks == [3, 3]
+    assert choices[0].kept == "whole program"
+    assert choices[0].reason.startswith(
+        "orig for every kernel: faster for the whole program than the per-kernel choice"
+    )
+
+
 def test_a_program_comparison_names_what_it_measured():
     # the kernels at their shortest launches, then every launch as it came; a program
     # without kernel times by its wall time (each reason shows which decided)
