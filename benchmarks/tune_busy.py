@@ -20,7 +20,8 @@ Per benchmark (issue 24's acceptance):
    configuration and over orig. Orig's binary runs a second time each round, half a
    round away from orig (``A/A``: the median of that run over orig's is what the
    timing itself cannot tell apart); the order is turned by one place a round (as
-   ``accsat tune``'s rounds: no configuration runs last every time). The 1-minute load is printed before and after.
+   ``accsat tune``'s rounds: no configuration runs last every time). The 1-minute load
+   is printed before and after.
    ``--time-only`` times the databases of an earlier run again (more ``--rounds``).
 
 Output: the table, and ``OUT/summary.json`` (every run's time).
