@@ -19,9 +19,11 @@
    uniform configuration (orig included) was faster than tuned for the whole program
    (the kernels' time at their fastest launches, or as they came, or the program's wall
    time without kernel times, paired per round: choose.program_verdict), every kernel
-   gets that configuration, and so it gets the uniform configuration fastest against
-   orig where tuned was not faster than that one (_pays); the check is then done again
-   (in the rounds a verdict needs); beaten again, every kernel gets orig (_check);
+   gets that configuration; where none was, but tuned was not shown faster than the
+   uniform configuration fastest against orig, every kernel gets that one (_pays, the
+   first check only). The check is then done again (in the rounds a verdict needs);
+   beaten again, every kernel gets orig, or the per-kernel choice again after a
+   fallback of _pays (_check);
 4. the database goes to ``--db`` (only once tuned verified), the tables and
    the plot to ``--out``: programs from the check, kernels from step 1.
 """
@@ -386,15 +388,17 @@ def _check(
     configuration, then tuned). The first fallback is the uniform configuration that beat
     the choice; one beaten in turn gives way to orig for every kernel (the code as
     written: checked, never replaced), so the database written is never one that the last
-    check saw beaten. A choice not shown faster than the uniform configuration that is
-    fastest against orig gives way to it too (``_pays``). The choice's check runs the
+    check saw beaten. At the first check, a choice no configuration beat but not shown
+    faster than the uniform configuration fastest against orig gives way to that one
+    (``_pays``); beaten in turn, that fallback gives the choice back, never beaten (not
+    orig, which both were faster than). The choice's check runs the
     rounds a verdict needs and adds rounds (up to ``cap``) while a configuration may
     still prove faster; a fallback's runs the rounds a verdict needs (it has beaten the
     choice already, and beaten in turn it gives way to orig, often slower than both);
     orig's, ``runs`` (kept whatever they say)."""
     needed = min(PROGRAM_PAIRS, cap)
     final = False
-    per_kernel, fallback = choices, ""
+    per_kernel, fallback, paid = choices, "", False
     for attempt in range(CHECKS):
         database = database_of(choices)
         # the check: tuned beside every verified configuration again, in rounds of their
@@ -409,12 +413,21 @@ def _check(
         beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
         cause = f"faster for the whole program than {beaten} in the check"
         if best is None and attempt == 0 and (best := _pays(again, needed, same)) is not None:
+            paid = True  # (the choice was not beaten: it is where a beaten fallback goes)
             cause = (
                 f"faster for the whole program than orig in the check, and {beaten} was not "
-                "faster than it"
+                "shown faster than it"
             )
         if best is None:
             break  # accepted
+        if attempt > 0 and paid:  # the choice, never beaten, again rather than orig
+            click.echo(
+                f"accsat tune: {best.cell.variant} for every kernel was {cause}: the per-kernel "
+                "choice again",
+                err=True,
+            )
+            choices, final = per_kernel, True
+            continue
         name = best.cell.variant if attempt == 0 else ORIG
         final = name == ORIG
         click.echo(
@@ -688,14 +701,14 @@ def _beats(
 def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     """The uniform configuration faster than orig for the whole program by the largest
     margin in the check (``program_verdict``, either measure of ``_margins``), unless the
-    per-kernel choice (``again[-1]``) was faster than it too: a choice of configurations
-    kernel by kernel must show that it pays over the best single one. Its kernels were
+    per-kernel choice (``again[-1]``) was shown faster than it too: a choice of
+    configurations kernel by kernel must show that it pays over the best single one. Its kernels were
     each measured in builds of one configuration, beside other code than in the tuned
     build (NPB BT W on one core: a kernel as written timed up to 12 % apart in the
     uniform and the tuned build), so that their sum may miss; on a busy machine the
     check seldom shows a loss of a few % (BT's tuned build over uniform cse, timed
     quietly after four tunings: 1.026, 1.080, 1.004, 1.041). None where no configuration
-    was faster than orig, or where the one that was is the choice's own code (``same``)."""
+    was faster than orig, or where the fastest is the choice's own code (``same``)."""
     by_name = {r.cell.variant: r for r in again}
     orig, tuned = by_name.get(ORIG), again[-1]
     if orig is None or not (orig.ok and tuned.ok):
@@ -703,13 +716,15 @@ def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     faster = [
         (q.median, r)
         for r in again[:-1]
-        if r.ok and r.cell.variant not in (ORIG, same)
+        if r.ok and r.cell.variant != ORIG
         for q in _margins(r, orig, needed)
         if program_verdict(q) == "faster"
     ]
     if not faster:
         return None
     best = min(faster, key=lambda m: m[0])[1]
+    if best.cell.variant == same:
+        return None
     shown = any(program_verdict(q) == "faster" for q in _margins(tuned, best, needed))
     return None if shown else best
 
