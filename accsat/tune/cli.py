@@ -702,13 +702,14 @@ def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     """The uniform configuration faster than orig for the whole program by the largest
     margin in the check (``program_verdict``, either measure of ``_margins``), unless the
     per-kernel choice (``again[-1]``) was shown faster than it too: a choice of
-    configurations kernel by kernel must show that it pays over the best single one. Its kernels were
-    each measured in builds of one configuration, beside other code than in the tuned
-    build (NPB BT W on one core: a kernel as written timed up to 12 % apart in the
-    uniform and the tuned build), so that their sum may miss; on a busy machine the
-    check seldom shows a loss of a few % (BT's tuned build over uniform cse, timed
-    quietly after four tunings: 1.026, 1.080, 1.004, 1.041). None where no configuration
-    was faster than orig, or where the fastest is the choice's own code (``same``)."""
+    configurations kernel by kernel must show that it pays over the best single one.
+    Its kernels were each measured in builds of one configuration, beside other code
+    than in the tuned build (NPB BT W on one core: a kernel as written timed up to 12 %
+    apart in the uniform and the tuned build), so that their sum may miss; on a busy
+    machine the check seldom shows a loss of a few % (BT's tuned build over uniform
+    cse, timed quietly after four tunings: 1.026, 1.080, 1.004, 1.041). None where no
+    configuration was faster than orig, or where the fastest is the choice's own code
+    (``same``)."""
     by_name = {r.cell.variant: r for r in again}
     orig, tuned = by_name.get(ORIG), again[-1]
     if orig is None or not (orig.ok and tuned.ok):
