@@ -2,7 +2,9 @@
 
 The interrupt is sent once the ILP is inside HiGHS (a marker file appears at the
 solver's first callback), where a KeyboardInterrupt used to be swallowed (exit 0,
-output written) or turn into a highspy TypeError."""
+output written) or turn into a highspy TypeError. That callback waits until the test
+has sent it (the test writes SENT into the marker): the run cannot end before the
+interrupt arrives, however busy the machine (the whole rewrite takes about 1 s)."""
 
 from __future__ import annotations
 
@@ -17,16 +19,25 @@ import pytest
 from .conftest import KERNELS_DIR, one_line
 
 # Patches the solver to touch MARKER from inside HiGHS, then runs accsat with the rest.
-DRIVER = """
+SENT = "sent"
+DRIVER = f"""
 import sys
+import time
 from pathlib import Path
 import accsat.extract.ilp as ilp
 marker = Path(sys.argv[1])
 run_model = ilp.HighsEngine.run_model
 
+def inside(event):
+    if not marker.exists():  # the first time in HiGHS: until the test has sent its signal
+        marker.touch()
+        deadline = time.monotonic() + 120
+        while marker.read_text() != "{SENT}" and time.monotonic() < deadline:
+            time.sleep(0.01)
+
 def patched(self):
-    self.h.cbSimplexInterrupt.subscribe(lambda event: marker.touch())
-    self.h.cbMipInterrupt.subscribe(lambda event: marker.touch())
+    self.h.cbSimplexInterrupt.subscribe(inside)
+    self.h.cbMipInterrupt.subscribe(inside)
     return run_model(self)
 
 ilp.HighsEngine.run_model = patched
@@ -52,6 +63,7 @@ def interrupted(tmp_path, *args: str) -> subprocess.CompletedProcess:
             time.sleep(0.02)
         assert marker.exists(), "the ILP never ran"
         proc.send_signal(signal.SIGINT)
+        marker.write_text(SENT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -118,6 +130,7 @@ def test_an_ignored_sigint_stays_ignored(tmp_path, source):
         time.sleep(0.02)
     if proc.poll() is None:
         os.kill(proc.pid, signal.SIGINT)
+        marker.write_text(SENT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
     assert out.startswith(source.read_text().splitlines()[0])
