@@ -56,6 +56,9 @@ def interrupted(tmp_path, *args: str) -> subprocess.CompletedProcess:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # Ctrl-C as in a terminal: a test run started in the background (``cmd &`` in a
+        # script) ignores SIGINT, and a child would inherit that (the case below)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         deadline = time.monotonic() + 120
