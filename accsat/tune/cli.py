@@ -714,19 +714,14 @@ def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     orig, tuned = by_name.get(ORIG), again[-1]
     if orig is None or not (orig.ok and tuned.ok):
         return None
-    faster = [
-        (q.median, r)
-        for r in again[:-1]
-        if r.ok and r.cell.variant != ORIG
-        for q in _margins(r, orig, needed)
-        if program_verdict(q) == "faster"
-    ]
+    uniform = [r for r in again[:-1] if r.cell.variant != ORIG]
+    faster = _verdicts(orig, uniform, needed).get("faster")
     if not faster:
         return None
     best = min(faster, key=lambda m: m[0])[1]
     if best.cell.variant == same:
         return None
-    shown = any(program_verdict(q) == "faster" for q in _margins(tuned, best, needed))
+    shown = _verdicts(best, [tuned], needed).get("faster")  # tuned's time over best's
     return None if shown else best
 
 
