@@ -14,8 +14,8 @@
    choose.program_verdict);
 3. the check: ``tuned`` (built with that database) and every verified
    configuration again, in rounds of their own (the rounds a verdict needs, then
-   one more at a time up to ``--max-runs`` while one may still prove faster,
-   _confirm); where a
+   one more at a time up to ``--max-runs`` while one may still prove faster, or
+   tuned faster than _pays's pick, below: _confirm); where a
    uniform configuration (orig included) was faster than tuned for the whole program
    (the kernels' time at their fastest launches, or as they came, or the program's wall
    time without kernel times, paired per round: choose.program_verdict), every kernel
@@ -393,7 +393,7 @@ def _check(
     (``_pays``); beaten in turn, that fallback gives the choice back, never beaten (not
     orig, which both were faster than). The choice's check runs the
     rounds a verdict needs and adds rounds (up to ``cap``) while a configuration may
-    still prove faster; a fallback's runs the rounds a verdict needs (it has beaten the
+    still prove faster than the choice, or the choice faster than that fallback; a fallback's runs the rounds a verdict needs (it has beaten the
     choice already, and beaten in turn it gives way to orig, often slower than both);
     orig's, ``runs`` (kept whatever they say)."""
     needed = min(PROGRAM_PAIRS, cap)
@@ -639,7 +639,9 @@ def _confirm(
     """One check: ``first`` rounds of the configurations ``names`` (tuned last), then one
     round more at a time, up to ``most``, while a uniform configuration may still prove
     faster than tuned by more than any that has (``program_verdict`` open, its median
-    under theirs: as a construct's open variant that may still beat the winner)."""
+    under theirs: as a construct's open variant that may still beat the winner), or,
+    none having beaten tuned, while tuned may still prove faster than the configuration
+    ``_pays`` would give way to (``_may_pay``)."""
     results = measure(tag, names, 1, first)
     done = first
     while True:
@@ -649,7 +651,7 @@ def _confirm(
         best = min((m for m, _ in faster), default=math.inf)
         won = {r.cell.variant for _, r in faster}  # by one measure: no rival of itself
         rivals = [m for m, r in verdicts.get("open", []) if m < best and r.cell.variant not in won]
-        if done >= most or not rivals:
+        if done >= most or not (rivals or (not faster and _may_pay(again, needed, same))):
             return again
         done += 1
         results += measure(tag, names, done, done)
@@ -700,16 +702,34 @@ def _beats(
 
 def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     """The uniform configuration faster than orig for the whole program by the largest
-    margin in the check (``program_verdict``, either measure of ``_margins``), unless the
-    per-kernel choice (``again[-1]``) was shown faster than it too: a choice of
-    configurations kernel by kernel must show that it pays over the best single one.
-    Its kernels were each measured in builds of one configuration, beside other code
-    than in the tuned build (NPB BT W on one core: a kernel as written timed up to 12 %
-    apart in the uniform and the tuned build), so that their sum may miss; on a busy
-    machine the check seldom shows a loss of a few % (BT's tuned build over uniform
-    cse, timed quietly after four tunings: 1.026, 1.080, 1.004, 1.041). None where no
-    configuration was faster than orig, or where the fastest is the choice's own code
-    (``same``)."""
+    margin in the check (``_fastest_against_orig``), unless the per-kernel choice
+    (``again[-1]``) was shown faster than it too: a choice of configurations kernel by
+    kernel must show that it pays over the best single one. Its kernels were each
+    measured in builds of one configuration, beside other code than in the tuned build
+    (NPB BT W on one core: a kernel as written timed up to 12 % apart in the uniform and
+    the tuned build), so that their sum may miss; on a busy machine the check seldom
+    shows a loss of a few % (BT's tuned build over uniform cse, timed quietly after four
+    tunings: 1.026, 1.080, 1.004, 1.041)."""
+    best = _fastest_against_orig(again, needed, same)
+    if best is None or _verdicts(best, [again[-1]], needed).get("faster"):
+        return None  # (that verdict is of tuned's time over best's)
+    return best
+
+
+def _may_pay(again: list[Result], needed: int, same: str | None) -> bool:
+    """Whether the per-kernel choice, not yet shown faster than ``_pays``'s pick, may
+    still be (``program_verdict`` open, its median time under the pick's): more rounds
+    can prove a mix that really pays, which ``_pays`` would otherwise give away."""
+    best = _fastest_against_orig(again, needed, same)
+    if best is None:
+        return False
+    return any(m < 1 for m, _ in _verdicts(best, [again[-1]], needed).get("open", []))
+
+
+def _fastest_against_orig(again: list[Result], needed: int, same: str | None) -> Result | None:
+    """The uniform configuration faster than orig for the whole program by the largest
+    margin in the check (``program_verdict``, either measure of ``_margins``); None where
+    none was, or where that one is the choice's own code (``same``)."""
     by_name = {r.cell.variant: r for r in again}
     orig, tuned = by_name.get(ORIG), again[-1]
     if orig is None or not (orig.ok and tuned.ok):
@@ -719,10 +739,7 @@ def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     if not faster:
         return None
     best = min(faster, key=lambda m: m[0])[1]
-    if best.cell.variant == same:
-        return None
-    shown = _verdicts(best, [tuned], needed).get("faster")  # tuned's time over best's
-    return None if shown else best
+    return None if best.cell.variant == same else best
 
 
 def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:
