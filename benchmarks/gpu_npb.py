@@ -5,11 +5,12 @@
     python3 benchmarks/gpu_npb.py run --dir gpu_bins [--runs 3]
 
 ``build`` needs accsat, gcc-12-offload-nvptx and NPB-ACC; it makes one binary per
-benchmark and configuration (``orig``: plain gcc; ``VARIANT[:REGISTERS]``: through
+benchmark and configuration (``orig``: plain gcc; ``VARIANT@REGISTERS``: through
 accsat-cc with ``ACCSAT_VARIANT`` and ``ACCSAT_REGISTERS``) and copies libgomp and its
 nvptx plugin beside them. ``run`` needs only Python 3 and the NVIDIA driver (a GPU
 machine with no compiler): the binaries run round-robin (every configuration once a
-round, ``--runs`` rounds), each round's NPB "Time in seconds" and verification are
+round, in an order turned each round, ``--runs`` rounds, after a round not counted in which the driver compiles the
+PTX for the GPU at hand), each round's NPB "Time in seconds" and verification are
 printed as they come, and the median per configuration with its ratio to ``orig``
 ends the table (``results.json`` too).
 """
@@ -27,9 +28,6 @@ import sys
 import time
 from pathlib import Path
 
-from accsat.options import ORIG
-from accsat.sweep.accsat_cc import config_environment
-
 OFFLOAD = (
     "-O3 -fopenacc -foffload=nvptx-none "
     '-foffload-options=nvptx-none="-misa=sm_80 -Wa,--no-verify{}" -fgnu89-inline'
@@ -41,6 +39,10 @@ VERIFIED = re.compile(r"Verification\s*=\s*SUCCESSFUL")
 
 
 def build(args: argparse.Namespace) -> int:
+    # imported here: `run` goes to a GPU machine that has Python but not accsat
+    from accsat.options import ORIG
+    from accsat.sweep.accsat_cc import config_environment
+
     out = args.out.resolve()
     (out / "bin").mkdir(parents=True, exist_ok=True)
     (out / "lib").mkdir(exist_ok=True)
@@ -108,8 +110,14 @@ def run(args: argparse.Namespace) -> int:
     env = dict(os.environ, LD_LIBRARY_PATH=str(folder / "lib"), ACC_DEVICE_TYPE="nvidia")
     times: dict[str, list[float]] = {b.stem: [] for b in binaries}
     verified: dict[str, bool] = {b.stem: True for b in binaries}
+    for b in binaries if args.warmup else ():  # the driver's first JIT of the PTX, cached after
+        proc = subprocess.run(
+            [str(b)], env=env, capture_output=True, text=True, timeout=args.timeout
+        )
+        m = TIME.search(proc.stdout)
+        print(f"warm-up {b.stem}: {m.group(1) if m else '?'} s rc={proc.returncode}", flush=True)
     for r in range(args.runs):
-        for b in binaries:
+        for b in binaries[r % len(binaries) :] + binaries[: r % len(binaries)]:
             proc = subprocess.run(
                 [str(b)], env=env, capture_output=True, text=True, timeout=args.timeout
             )
@@ -160,6 +168,7 @@ def main() -> int:
     r.add_argument("--dir", type=Path, required=True)
     r.add_argument("--runs", type=int, default=3)
     r.add_argument("--timeout", type=float, default=300.0)
+    r.add_argument("--warmup", action=argparse.BooleanOptionalAction, default=True)
     args = ap.parse_args()
     return build(args) if args.cmd == "build" else run(args)
 
