@@ -11,8 +11,9 @@ nvptx plugin beside them. ``run`` needs only Python 3 and the NVIDIA driver (a G
 machine with no compiler): the binaries run round-robin (every configuration once a
 round, in an order turned each round, ``--runs`` rounds, after a round not counted in which the driver compiles the
 PTX for the GPU at hand), each round's NPB "Time in seconds" and verification are
-printed as they come, and the median per configuration with its ratio to ``orig``
-ends the table (``results.json`` too).
+printed as they come, and the table ends it (``results.json`` too): per binary its
+median time and its speedup over ``orig`` paired round by round. ``summary LOG...``
+prints that table for the logs of several calls together.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ def build(args: argparse.Namespace) -> int:
                 f"CC={cc}",
                 "CLINK=gcc",
                 f"CLASS={args.cls}",
-                f"CFLAGS={COMPILE}",
-                f"CLINKFLAGS={LINK}",
+                f"CFLAGS={COMPILE} {args.cflags}",
+                f"CLINKFLAGS={LINK} {args.cflags}",
                 "UCC=gcc",
             ]
             src = next(
@@ -109,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
     binaries = sorted((folder / "bin").glob("*.x"))
     env = dict(os.environ, LD_LIBRARY_PATH=str(folder / "lib"), ACC_DEVICE_TYPE="nvidia")
     times: dict[str, list[float]] = {b.stem: [] for b in binaries}
+    rounds: dict[tuple[int, int], dict[str, float]] = {}
     verified: dict[str, bool] = {b.stem: True for b in binaries}
     for b in binaries if args.warmup else ():  # the driver's first JIT of the PTX, cached after
         proc = subprocess.run(
@@ -124,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
             m = TIME.search(proc.stdout)
             ok = proc.returncode == 0 and m is not None and VERIFIED.search(proc.stdout) is not None
             verified[b.stem] &= ok
-            if m:
+            if m and ok:
                 times[b.stem].append(float(m.group(1)))
+                rounds.setdefault((0, r + 1), {})[b.stem] = float(m.group(1))
             print(
                 f"round {r + 1} {b.stem}: {m.group(1) if m else '?'} s "
                 f"{'verified' if ok else f'NOT VERIFIED rc={proc.returncode}'}",
@@ -133,26 +136,59 @@ def run(args: argparse.Namespace) -> int:
             )
             if not ok and not m:
                 print(proc.stdout[-800:], proc.stderr[-800:], sep="\n")
-    rows = {}
-    for stem, ts in times.items():
-        bench, cls, config = stem.split(".", 2)
-        base = times.get(f"{bench}.{cls}.orig")
-        med = statistics.median(ts) if ts else None
-        ref = statistics.median(base) if base else None
-        rows[stem] = {
-            "median_s": med,
-            "runs": ts,
-            "verified": verified[stem],
-            "speedup_vs_orig": ref / med if med and ref else None,
-        }
-        print(
-            f"{stem:28} median {med if med is not None else float('nan'):9.3f} s  "
-            f"x{rows[stem]['speedup_vs_orig'] or float('nan'):.3f} vs orig  "
-            f"{'verified' if verified[stem] else 'NOT VERIFIED'}"
-        )
+    rows = table(rounds)
+    for stem in times:
+        rows.setdefault(stem, {})["verified"] = verified[stem]
     out = Path(os.environ.get("OUT", folder))
     (out / "results.json").write_text(json.dumps(rows, indent=1))
     return 0 if all(verified.values()) else 1
+
+
+ROUND = re.compile(r"^round (\d+) (\S+): ([0-9.]+) s verified", re.M)
+
+
+def summary(args: argparse.Namespace) -> int:
+    """The table of ``run``'s logs together (several calls on the device: each call's
+    rounds stay paired within that call)."""
+    rounds: dict[tuple[int, int], dict[str, float]] = {}
+    for k, log in enumerate(args.logs):
+        for m in ROUND.finditer(log.read_text()):
+            rounds.setdefault((k, int(m[1])), {})[m[2]] = float(m[3])
+    rows = table(rounds)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+def table(rounds: dict[tuple[int, int], dict[str, float]]) -> dict[str, dict]:
+    """Per binary: its median time, and its speedup over orig paired round by round (orig's
+    time over its own in the same round: a machine that drifts over the rounds moves
+    both), with the rounds it was faster in; printed and returned."""
+    stems = sorted({s for r in rounds.values() for s in r})
+    rows = {}
+    for stem in stems:
+        bench, cls, config = stem.split(".", 2)
+        ts = [r[stem] for r in rounds.values() if stem in r]
+        base = f"{bench}.{cls}.orig"
+        paired = [r[base] / r[stem] for r in rounds.values() if stem in r and base in r]
+        rows[stem] = {
+            "median_s": statistics.median(ts),
+            "runs": ts,
+            "speedup_vs_orig_paired": statistics.median(paired) if paired else None,
+            "faster_rounds": sum(x > 1 for x in paired),
+            "paired_rounds": len(paired),
+        }
+        print(
+            f"{stem:28} median {rows[stem]['median_s']:7.3f} s  "
+            + (
+                f"x{rows[stem]['speedup_vs_orig_paired']:.3f} vs orig (paired, range "
+                f"{min(paired):.3f}-{max(paired):.3f}; faster in {rows[stem]['faster_rounds']}"
+                f"/{len(paired)} rounds)"
+                if paired and config != "orig"
+                else ""
+            )
+        )
+    return rows
 
 
 def main() -> int:
@@ -164,13 +200,23 @@ def main() -> int:
     b.add_argument("--benchmarks", default="BT,LU,SP")
     b.add_argument("--class", dest="cls", default="W")
     b.add_argument("--configs", default="orig,accsat@any,accsat@keep")
+    b.add_argument(
+        "--cflags",
+        default="",
+        help="more flags for every configuration (e.g. -fopenacc-dim=...; it does not "
+        "change NPB LU's rhs, whose num_workers clause asks gcc 12 for more threads than "
+        "an H200 can launch with its registers: LU fails there, orig too)",
+    )
     r = sub.add_parser("run")
     r.add_argument("--dir", type=Path, required=True)
     r.add_argument("--runs", type=int, default=3)
     r.add_argument("--timeout", type=float, default=300.0)
     r.add_argument("--warmup", action=argparse.BooleanOptionalAction, default=True)
+    t = sub.add_parser("summary")
+    t.add_argument("logs", type=Path, nargs="+", help="what run printed, one log per call")
+    t.add_argument("--json", type=Path)
     args = ap.parse_args()
-    return build(args) if args.cmd == "build" else run(args)
+    return {"build": build, "run": run, "summary": summary}[args.cmd](args)
 
 
 if __name__ == "__main__":
