@@ -9,11 +9,13 @@ benchmark and configuration (``orig``: plain gcc; ``VARIANT@REGISTERS``: through
 accsat-cc with ``ACCSAT_VARIANT`` and ``ACCSAT_REGISTERS``) and copies libgomp and its
 nvptx plugin beside them. ``run`` needs only Python 3 and the NVIDIA driver (a GPU
 machine with no compiler): the binaries run round-robin (every configuration once a
-round, in an order turned each round, ``--runs`` rounds, after a round not counted in which the driver compiles the
-PTX for the GPU at hand), each round's NPB "Time in seconds" and verification are
-printed as they come, and the table ends it (``results.json`` too): per binary its
-median time and its speedup over ``orig`` paired round by round. ``summary LOG...``
-prints that table for the logs of several calls together.
+round, in an order turned each round, ``--runs`` rounds, after a round not counted in
+which the driver compiles the PTX for the GPU at hand), each round's NPB "Time in
+seconds" and verification are printed as they come, and the table ends it: per binary,
+over its verified runs, its median time and its speedup over ``orig`` paired round by
+round (``results.json``, written after every round, adds whether every run verified).
+It exits 1 when a run did not verify (NPB LU on an H200: in every configuration, orig
+too). ``summary LOG...`` prints that table for the logs of several calls together.
 """
 
 from __future__ import annotations
@@ -108,40 +110,44 @@ def build(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     folder = args.dir.resolve()
     binaries = sorted((folder / "bin").glob("*.x"))
+    if not binaries:
+        print(f"gpu_npb: no binaries in {folder / 'bin'}", file=sys.stderr)
+        return 2
     env = dict(os.environ, LD_LIBRARY_PATH=str(folder / "lib"), ACC_DEVICE_TYPE="nvidia")
-    times: dict[str, list[float]] = {b.stem: [] for b in binaries}
     rounds: dict[tuple[int, int], dict[str, float]] = {}
     verified: dict[str, bool] = {b.stem: True for b in binaries}
+    out = Path(os.environ.get("OUT", folder)) / "results.json"
     for b in binaries if args.warmup else ():  # the driver's first JIT of the PTX, cached after
-        proc = subprocess.run(
-            [str(b)], env=env, capture_output=True, text=True, timeout=args.timeout
-        )
-        m = TIME.search(proc.stdout)
-        print(f"warm-up {b.stem}: {m.group(1) if m else '?'} s rc={proc.returncode}", flush=True)
+        seconds, ok, _ = _one(b, env, args.timeout)
+        print(f"warm-up {b.stem}: {seconds or '?'} s {'ok' if ok else 'FAILED'}", flush=True)
     for r in range(args.runs):
         for b in binaries[r % len(binaries) :] + binaries[: r % len(binaries)]:
-            proc = subprocess.run(
-                [str(b)], env=env, capture_output=True, text=True, timeout=args.timeout
-            )
-            m = TIME.search(proc.stdout)
-            ok = proc.returncode == 0 and m is not None and VERIFIED.search(proc.stdout) is not None
+            seconds, ok, why = _one(b, env, args.timeout)
             verified[b.stem] &= ok
-            if m and ok:
-                times[b.stem].append(float(m.group(1)))
-                rounds.setdefault((0, r + 1), {})[b.stem] = float(m.group(1))
-            print(
-                f"round {r + 1} {b.stem}: {m.group(1) if m else '?'} s "
-                f"{'verified' if ok else f'NOT VERIFIED rc={proc.returncode}'}",
-                flush=True,
-            )
-            if not ok and not m:
-                print(proc.stdout[-800:], proc.stderr[-800:], sep="\n")
-    rows = table(rounds)
-    for stem in times:
-        rows.setdefault(stem, {})["verified"] = verified[stem]
-    out = Path(os.environ.get("OUT", folder))
-    (out / "results.json").write_text(json.dumps(rows, indent=1))
+            if ok:
+                rounds.setdefault((0, r + 1), {})[b.stem] = seconds
+            print(f"round {r + 1} {b.stem}: {seconds or '?'} s {why}", flush=True)
+        rows = table(rounds, quiet=r + 1 < args.runs)  # written each round: a call cut
+        for stem, ok in verified.items():  # short keeps what it measured
+            rows.setdefault(stem, {})["verified"] = ok
+        out.write_text(json.dumps(rows, indent=1))
     return 0 if all(verified.values()) else 1
+
+
+def _one(binary: Path, env: dict[str, str], timeout: float) -> tuple[float, bool, str]:
+    """One run: NPB's "Time in seconds" (0.0 when it printed none), whether it verified,
+    and what to print after the time (the end of its output when it failed)."""
+    try:
+        proc = subprocess.run(
+            [str(binary)], env=env, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired:
+        return 0.0, False, f"NOT VERIFIED: timed out after {timeout:.0f} s"
+    m = TIME.search(proc.stdout)
+    if proc.returncode == 0 and m and VERIFIED.search(proc.stdout):
+        return float(m.group(1)), True, "verified"
+    tail = "" if m else "\n" + proc.stdout[-800:] + "\n" + proc.stderr[-800:]
+    return float(m.group(1)) if m else 0.0, False, f"NOT VERIFIED rc={proc.returncode}{tail}"
 
 
 ROUND = re.compile(r"^round (\d+) (\S+): ([0-9.]+) s verified", re.M)
@@ -154,23 +160,27 @@ def summary(args: argparse.Namespace) -> int:
     for k, log in enumerate(args.logs):
         for m in ROUND.finditer(log.read_text()):
             rounds.setdefault((k, int(m[1])), {})[m[2]] = float(m[3])
+    if not rounds:
+        print("gpu_npb: no verified rounds in those logs", file=sys.stderr)
+        return 1
     rows = table(rounds)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1))
     return 0
 
 
-def table(rounds: dict[tuple[int, int], dict[str, float]]) -> dict[str, dict]:
-    """Per binary: its median time, and its speedup over orig paired round by round (orig's
-    time over its own in the same round: a machine that drifts over the rounds moves
-    both), with the rounds it was faster in; printed and returned."""
+def table(rounds: dict[tuple[int, int], dict[str, float]], quiet: bool = False) -> dict[str, dict]:
+    """Per binary, over its verified runs: its median time, and its speedup over orig
+    paired round by round (orig's time over its own in the same round: a machine that
+    drifts over the rounds moves both), with the rounds it was faster in; printed
+    (unless ``quiet``) and returned."""
     stems = sorted({s for r in rounds.values() for s in r})
     rows = {}
     for stem in stems:
         bench, cls, config = stem.split(".", 2)
         ts = [r[stem] for r in rounds.values() if stem in r]
         base = f"{bench}.{cls}.orig"
-        paired = [r[base] / r[stem] for r in rounds.values() if stem in r and base in r]
+        paired = [r[base] / r[stem] for r in rounds.values() if r.get(stem) and base in r]
         rows[stem] = {
             "median_s": statistics.median(ts),
             "runs": ts,
@@ -178,17 +188,18 @@ def table(rounds: dict[tuple[int, int], dict[str, float]]) -> dict[str, dict]:
             "faster_rounds": sum(x > 1 for x in paired),
             "paired_rounds": len(paired),
         }
-        print(
-            f"{stem:28} median {rows[stem]['median_s']:7.3f} s  "
-            + (
-                f"x{rows[stem]['speedup_vs_orig_paired']:.3f} vs orig (paired, range "
-                f"{min(paired):.3f}-{max(paired):.3f}; faster in {rows[stem]['faster_rounds']}"
-                f"/{len(paired)} rounds)"
-                if paired and config != "orig"
-                else ""
-            )
-        )
+        if not quiet:
+            print(f"{stem:28} median {rows[stem]['median_s']:7.3f} s  " + _against(paired, config))
     return rows
+
+
+def _against(paired: list[float], config: str) -> str:
+    if not paired or config == "orig":
+        return ""
+    return (
+        f"x{statistics.median(paired):.3f} vs orig (paired, range {min(paired):.3f}-"
+        f"{max(paired):.3f}; faster in {sum(x > 1 for x in paired)}/{len(paired)} rounds)"
+    )
 
 
 def main() -> int:

@@ -391,9 +391,10 @@ def _check(
     check saw beaten. At the first check, a choice no configuration beat but not shown
     faster than the uniform configuration fastest against orig gives way to that one
     (``_pays``); beaten in turn, that fallback gives the choice back, never beaten (not
-    orig, which both were faster than). The choice's check runs the
-    rounds a verdict needs and adds rounds (up to ``cap``) while a configuration may
-    still prove faster than the choice, or the choice faster than that fallback; a fallback's runs the rounds a verdict needs (it has beaten the
+    orig, which both were faster than). The choice's first check runs the rounds a
+    verdict needs and adds rounds (up to ``cap``) while a configuration may still prove
+    faster than the choice, or, none having, the choice faster than ``_pays``'s pick
+    (``_may_pay``); a fallback's runs the rounds a verdict needs (it has beaten the
     choice already, and beaten in turn it gives way to orig, often slower than both);
     orig's, ``runs`` (kept whatever they say)."""
     needed = min(PROGRAM_PAIRS, cap)
@@ -723,7 +724,8 @@ def _may_pay(again: list[Result], needed: int, same: str | None) -> bool:
     best = _fastest_against_orig(again, needed, same)
     if best is None:
         return False
-    return any(m < 1 for m, _ in _verdicts(best, [again[-1]], needed).get("open", []))
+    verdicts = _verdicts(best, [again[-1]], needed)  # tuned's time over best's, per measure
+    return not verdicts.get("faster") and any(m < 1 for m, _ in verdicts.get("open", []))
 
 
 def _fastest_against_orig(again: list[Result], needed: int, same: str | None) -> Result | None:

@@ -558,6 +558,18 @@ def test_a_check_adds_rounds_while_the_choice_may_prove_faster_than_the_fallback
     assert saved == [["cse+sat"], ["cse"]] and checks == [5, 5] and gave[0].config == "cse"
 
 
+def test_a_choice_shown_faster_by_one_measure_asks_for_no_more_rounds():
+    # tuned 3 % faster than cse (the fastest against orig) at its shortest launches in
+    # every round: shown faster; by every launch as it came one round went the other
+    # way (open): kept, and no round added for the open measure
+    tuned = _program("tuned", _row(1, [0.873] * 5))
+    tuned.extra["kernels"][0]["seconds"] = [9.2 if n == 2 else 8.73 for n in range(5)]
+    again = [_program("orig", _row(1, [1.0] * 5)), _program("cse", _row(1, [0.9] * 5)), tuned]
+    assert cli._pays(again, 5, None) is None and not cli._may_pay(again, 5, None)
+    tuned.extra["kernels"][0]["fastest"][2] = 0.92  # now open by both: more rounds
+    assert cli._pays(again, 5, None) is again[1] and cli._may_pay(again, 5, None)
+
+
 def test_a_fallback_for_want_of_proof_beaten_in_turn_gives_the_choice_back():
     # check 1: the choice (cse+sat, 0.909) not shown faster than cse (0.9): cse for every
     # kernel; check 2: cse+sat 5 % faster than cse: the per-kernel choice again (never
