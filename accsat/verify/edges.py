@@ -141,7 +141,11 @@ def _float_pool(e: EdgeValues, d: Desc, finite: bool) -> tuple:
             near += [math.nextafter(c, math.inf), math.nextafter(c, -math.inf)]
         elif abs(c) <= big:
             f = F32(c)
-            near += [float(np.nextafter(f, F32(math.inf))), float(np.nextafter(f, F32(-math.inf)))]
+            with np.errstate(over="ignore"):  # past FLT_MAX is inf: an edge too, no warning
+                near += [
+                    float(np.nextafter(f, F32(math.inf))),
+                    float(np.nextafter(f, F32(-math.inf))),
+                ]
         near += [-c, c + 1.0, c - 1.0]
     limits = [
         0.0,

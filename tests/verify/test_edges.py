@@ -142,3 +142,11 @@ def test_what_is_assigned_to_an_index_indexes_too(tmp_path):
     _prog, edges = _kernel(tmp_path, src)
     assert {"i", "j", "m", "p:idx", "p:cnt"} <= edges.no_edge
     assert {"p:x", "p:y"}.isdisjoint(edges.no_edge)
+
+
+def test_the_float_past_flt_max_is_infinity_without_a_warning(recwarn):
+    # the next float after FLT_MAX overflows to inf in numpy (a RuntimeWarning that the
+    # fuzzer and accsat check printed): an edge value, said quietly
+    pool = EdgeValues(floats=(3.4028234663852886e38,)).pool(FLOAT)
+    assert math.inf in pool and 3.4028234663852886e38 in pool
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]
