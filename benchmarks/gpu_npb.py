@@ -189,16 +189,20 @@ def table(rounds: dict[tuple[int, int], dict[str, float]], quiet: bool = False) 
             "paired_rounds": len(paired),
         }
         if not quiet:
-            print(f"{stem:28} median {rows[stem]['median_s']:7.3f} s  " + _against(paired, config))
+            print(
+                f"{stem:28} median {rows[stem]['median_s']:7.3f} s  "
+                + _against(rows[stem], paired, config)
+            )
     return rows
 
 
-def _against(paired: list[float], config: str) -> str:
+def _against(row: dict, paired: list[float], config: str) -> str:
+    """``row``'s paired speedup as the table prints it (none for orig itself)."""
     if not paired or config == "orig":
         return ""
     return (
-        f"x{statistics.median(paired):.3f} vs orig (paired, range {min(paired):.3f}-"
-        f"{max(paired):.3f}; faster in {sum(x > 1 for x in paired)}/{len(paired)} rounds)"
+        f"x{row['speedup_vs_orig_paired']:.3f} vs orig (paired, range {min(paired):.3f}-"
+        f"{max(paired):.3f}; faster in {row['faster_rounds']}/{row['paired_rounds']} rounds)"
     )
 
 
