@@ -47,6 +47,7 @@ from .memory import DESCS, UNINIT, Run
 from .states import TrialState
 
 BRK, CNT = 1, 2
+RETURNED = "R:returned"  # the struct a function unit returns (memory.py)
 DEFAULT_STEP_LIMIT = 10_000
 _CMP_OPS = ("<", "<=", ">", ">=", "==", "!=")
 _INCDEC = ("++", "--", "p++", "p--")
@@ -92,6 +93,9 @@ class _Compiler:
     returns: ct.CType | None = None  # a function's return type (None: a loop body)
     # the functions of the file this body calls, compiled once (shared with theirs)
     callees: dict = field(default_factory=dict)
+    # a function the interpreter calls (Callee): its struct parameters are the copies
+    # its caller made, their addresses in slots; not a body a trial state starts
+    frame: bool = False
 
     def __post_init__(self) -> None:
         self.type_scope = self.scope.child()
@@ -121,6 +125,10 @@ class _Compiler:
             return ("func", name, t)
         if isinstance(t, ct.Void):
             raise NotModelled(f"'{name}' has a type the frontend does not know")
+        if self.frame and sym.kind == "param" and isinstance(t, ct.Struct):
+            slot = self.new_slot()  # the address of the caller's copy (call)
+            self.outer_vars[name] = (slot, t)
+            return ("obj", lambda st: st.slots[slot], t)
         if sym.kind in ("local", "param") and is_scalar(t) and name not in self.address_taken:
             slot = self.new_slot()
             self.outer_vars[name] = (slot, t)
@@ -194,9 +202,30 @@ class _Compiler:
                 f = self.full(node.expr)
                 return lambda st: (f(st), Returned(None))[1]
             return lambda st: Returned(None)
+        if isinstance(self.returns, ct.Struct):
+            return self.return_struct(node.expr, self.returns)
         t, f = self.full_rv(node.expr)
         conv = compose(f, converter(t, self.returns))
         return lambda st: Returned(conv(st))
+
+    def return_struct(self, expr: c_ast.Node, t: ct.Struct) -> Callable:
+        """``return e;`` of a struct: a copy of ``e`` the caller reads (its address; a
+        body's own locals end with it), or, for the function a trial runs, the copy its
+        output (the object ``R:returned``, compared as memory is)."""
+        if self.frame:
+            copy = self.struct_copy(expr, t, "returned")
+            return lambda st: Returned(copy(st))
+        source_t, source = self.struct_value(expr)
+        if source_t != t:
+            raise NotModelled(f"a returned struct of type {source_t} where {t} is declared")
+        size, fill = ct.sizeof(t), _copier(t, source)
+
+        def returned(st):
+            st.sizes[RETURNED] = size
+            fill(st, (RETURNED, 0))
+            return Returned(None)
+
+        return returned
 
     def st_Continue(self, node) -> Callable:
         return lambda st: CNT
@@ -283,10 +312,10 @@ class _Compiler:
         if not isinstance(init, c_ast.InitList):
             if not isinstance(t, ct.Struct):
                 raise NotModelled("an array initialised by something that is not a list")
-            source = self.lv(init)
-            if source.kind != "mem" or source.t != t or source.addr is None:
-                raise NotModelled("a struct initialised by something that is not one in memory")
-            return _copier(t, source.addr)
+            source_t, source = self.struct_value(init)
+            if source_t != t:
+                raise NotModelled(f"a struct of type {t} initialised by one of {source_t}")
+            return _copier(t, source)
         given: dict[int, tuple[ct.CType, Callable]] = {}
         _list_values(t, init, 0, given, self)
         stores = []
@@ -397,6 +426,36 @@ class _Compiler:
     # -- full expressions: calls with effects first -------------------------------------------
     def full(self, node: c_ast.Node) -> Callable:
         return self.full_rv(node, value=False)[1]
+
+    def struct_value(self, node: c_ast.Node) -> tuple[ct.CType, Callable]:
+        """Type and address of a struct value: an object in memory, or what a function of
+        the file returned (its copy)."""
+        if isinstance(node, c_ast.FuncCall):
+            t, f = self.rv_FuncCall(node)
+            if isinstance(t, ct.Struct):
+                return t, f
+        source = self.lv(node)
+        if source.kind != "mem" or source.addr is None:
+            raise NotModelled("a struct value that is not one in memory")
+        return source.t, source.addr
+
+    def struct_copy(self, node: c_ast.Node, t: ct.Struct, what: str) -> Callable:
+        """``copy(st)``: the address of a new object holding the struct ``node`` (of type
+        ``t``) has now: a parameter's or a returned value (C passes and returns structs by
+        value: the callee's stores to its parameter leave the caller's alone)."""
+        source_t, source = self.struct_value(node)
+        if source_t != t:
+            raise NotModelled(f"a {what} struct of type {source_t} where {t} is declared")
+        size, fill, name = ct.sizeof(t), _copier(t, source), f"L:({what}):"
+
+        def copy(st):
+            st.local_count += 1
+            addr = (f"{name}{st.local_count}", 0)
+            st.sizes[addr[0]] = size
+            fill(st, addr)
+            return addr
+
+        return copy
 
     def full_rv(self, node: c_ast.Node, value: bool = True) -> tuple[ct.CType, Callable]:
         calls: list[c_ast.FuncCall] = []
@@ -670,10 +729,10 @@ class _Compiler:
         lv = self.lv(node.lvalue)
         t = lv.t
         if isinstance(t, ct.Struct) and node.op == "=" and lv.addr is not None:
-            source = self.lv(node.rvalue)
-            if source.t != t or source.addr is None:
-                raise NotModelled("a struct assigned from something that is not one in memory")
-            copy, dst = _copier(t, source.addr), lv.addr
+            source_t, source = self.struct_value(node.rvalue)
+            if source_t != t:
+                raise NotModelled(f"a struct of type {t} assigned one of {source_t}")
+            copy, dst = _copier(t, source), lv.addr
             return ct.Void(), lambda st: copy(st, dst(st))
         if not is_scalar(t):
             raise NotModelled(f"assignment of type {t}")
@@ -794,7 +853,13 @@ class _Compiler:
             raise NotModelled(f"call through the variable '{name}'")
         ftype = b[2] if isinstance(b[2], ct.Func) else None
         exprs = node.args.exprs if node.args is not None else []
-        args = [self.rv(e) for e in exprs]
+        params = ftype.params if ftype is not None and ftype.params is not None else []
+        args = [
+            (p, self.struct_copy(e, p, "argument"))
+            if isinstance(p := params[i] if i < len(params) else None, ct.Struct)
+            else self.rv(e)
+            for i, e in enumerate(exprs)
+        ]
         if name in mathlib.PURE_NAMES and name not in self.defined:
             ret, params = mathlib.signature(name)
             if len(args) != len(params):
@@ -817,6 +882,8 @@ class _Compiler:
             # make across it would be a false failure
             raise NotModelled(f"a call of '{name}', whose body the interpreter cannot run")
         if callee is None:
+            if isinstance(ftype.ret, ct.Struct) or any(isinstance(p, ct.Struct) for p in params):
+                raise NotModelled(f"a struct passed to or from '{name}', which it cannot run")
             self.calls.add(name)
         fns = []
         for i, (t, f) in enumerate(args):
@@ -828,17 +895,20 @@ class _Compiler:
                 p = ct.promote(t)
             else:
                 p = t
+            if isinstance(p, ct.Struct):
+                fns.append(f)  # (its copy's address: struct_copy)
+                continue
             if not is_scalar(p):
                 raise NotModelled(f"argument of type {p}")
             fns.append(compose(f, converter(t, p)))
         ret = ftype.ret
-        rd = None if isinstance(ret, ct.Void) else desc(ret)
         if callee is not None:
 
             def defined_call(st):
                 return callee.run(st, [f(st) for f in fns], name)
 
             return ret, defined_call
+        rd = None if isinstance(ret, ct.Void) else desc(ret)
 
         def opaque_call(st):
             return st.call(name, tuple(f(st) for f in fns), rd)
@@ -888,10 +958,7 @@ class _Compiler:
             return _LV("mem", tb.to, addr=index)
         if isinstance(node, c_ast.StructRef):
             if node.type == ".":
-                base = self.lv(node.name)
-                if base.kind != "mem":
-                    raise NotModelled("member of a struct that is not in memory")
-                st_t, addr = base.t, base.addr
+                st_t, addr = self.struct_value(node.name)
             else:
                 tp, addr = self.rv(node.name)
                 if not isinstance(tp, ct.Pointer):
@@ -984,6 +1051,7 @@ class Callee:
             taken,
             returns=self.returns,
             callees=caller.callees,
+            frame=True,
         )
         self.body = c.body(fn.body)
         names = [getattr(p, "name", None) for p in _params(fn)]

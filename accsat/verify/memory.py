@@ -7,6 +7,9 @@ A location is (object, byte offset). Objects are named:
 ``p:NAME``   what the pointer variable NAME points to at entry (size unknown)
 ``*OBJ@OFF`` what a pointer loaded from OBJ at OFF points to (size unknown)
 ``L:NAME:N`` the Nth array or struct declared in the body during this run
+``L:(argument):N``, ``L:(returned):N``  the copy of a struct passed to, or returned
+             by, a function of the file the interpreter runs (C passes structs by value)
+``R:returned`` the struct a function unit returns (compared as memory is)
 ``str:...``  a string literal
 
 A load of a location nobody stored returns ``TrialState.memory_value``, so the

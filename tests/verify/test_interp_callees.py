@@ -116,14 +116,9 @@ def test_a_callee_run_by_the_interpreter_catches_a_moved_load(checked):
     assert _verdict(path, dropped, "f").verdict == "fail"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="accsat/verify/interp.py aggregate_init (line ~284) reads a struct's "
-    "initialiser with self.lv(), which raises NotModelled('FuncCall is not an lvalue') for "
-    "'P p = mk(x);': accsat rewrites the body around that kept statement (errors.Opaque) "
-    "but accsat check calls the rewrite 'unsupported'",
-)
 def test_a_struct_from_a_call_is_checked(tmp_path):
+    """mk returns a struct (a copy the caller reads): accsat's rewrite around the kept
+    declaration passes, one that reads the wrong member fails."""
     path = tmp_path / "s.c"
     path.write_text(
         "typedef struct { double x, y; } P;\ndouble a[64], out[64];\n"
@@ -134,16 +129,13 @@ def test_a_struct_from_a_call_is_checked(tmp_path):
     result, verification = check_file(path, OPTIONS, trials=TRIALS)
     assert [k.status for k in result.kernels if k.function == "f"] == ["rewritten"]
     assert [v.verdict for v in verification.verdicts if v.function == "f"] == ["pass"]
+    wrong = path.read_text().replace("p.x * p.y", "p.x * p.x")
+    assert _verdict(path, wrong, "f").verdict == "fail"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="accsat/verify/interp.py rv (line ~935, the load of an lvalue) raises "
-    "NotModelled('value of type P') for a struct argument: a loop body that passes a struct "
-    "by value to a function of the file cannot be checked ('unsupported'), though accsat "
-    "rewrites it and the callee's fields are plain loads",
-)
 def test_a_struct_argument_is_checked(tmp_path):
+    """dot takes a struct by value: both the routine and the loop body calling it are
+    checked (each passes)."""
     path = tmp_path / "s.c"
     path.write_text(
         "typedef struct { double x, y; } P;\ndouble a[64], out[64];\nP pts[64];\n"
@@ -157,6 +149,41 @@ def test_a_struct_argument_is_checked(tmp_path):
         "f": "rewritten",
     }
     assert {v.function: v.verdict for v in verification.verdicts} == {"dot": "pass", "f": "pass"}
+
+
+def test_a_struct_argument_is_a_copy(tmp_path):
+    """g stores to its parameter, a copy: pts[i] keeps its member (accsat's rewrite,
+    a[i] * a[i] once, passes). A rewrite that reads it as g left it (0.0) fails; it
+    would pass were the struct passed by address."""
+    path = tmp_path / "s.c"
+    path.write_text(
+        "typedef struct { double x, y; } P;\ndouble a[64], out[64];\nP pts[64];\n"
+        "static double g(P u) { u.x = 0.0; return u.y * u.y + u.y; }\n"
+        "void f(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
+        "    double v = g(pts[i]);\n    out[i] = v + pts[i].x + a[i] * a[i] + a[i] * a[i];\n"
+        "  }\n}\n"
+    )
+    result, verification = check_file(path, OPTIONS, trials=TRIALS)
+    assert [k.status for k in result.kernels if k.function == "f"] == ["rewritten"]
+    assert [v.verdict for v in verification.verdicts if v.function == "f"] == ["pass"]
+    wrong = path.read_text().replace("v + pts[i].x", "v + 0.0")
+    assert _verdict(path, wrong, "f").verdict == "fail"
+
+
+def test_a_routine_returning_a_struct_is_checked(tmp_path):
+    """scale returns a struct: what it returns is compared member by member (R:returned);
+    accsat's rewrite (k * k once) passes, one that drops a factor from a member fails."""
+    path = tmp_path / "s.c"
+    path.write_text(
+        "typedef struct { double x, y; } P;\n#pragma acc routine seq\n"
+        "P scale(P u, double k) {\n  P r;\n  r.x = u.x * (k * k);\n  r.y = u.y * (k * k);\n"
+        "  return r;\n}\n"
+    )
+    result, verification = check_file(path, OPTIONS, trials=TRIALS)
+    assert [(k.kind, k.status) for k in result.kernels] == [("routine", "rewritten")]
+    assert [v.verdict for v in verification.verdicts] == ["pass"]
+    wrong = path.read_text().replace("u.y * (k * k)", "u.y * k")
+    assert _verdict(path, wrong, "scale").verdict == "fail"
 
 
 def test_a_callee_the_interpreter_cannot_run_is_not_a_failure(tmp_path):
