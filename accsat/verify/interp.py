@@ -7,7 +7,9 @@ each operator chosen by type); ``execute`` runs them on one ``TrialState``.
 
 Names resolve through the kernel's scope: function locals and parameters of
 scalar or pointer type are variables (registers: nothing else can reach them
-unless their address is taken); globals, statics and aggregates are memory.
+unless their address is taken); globals, statics and aggregates are memory. A
+struct passed to or returned by a function of the file is copied, as C passes
+it by value (``struct_copy``; memory.py names the copies).
 Calls to the pure math functions are computed; any other call is opaque (see
 ``memory.Run.call``). As accsat does, calls with effects in a full expression
 run before the rest of it (C leaves that order open), except those inside the
@@ -446,11 +448,14 @@ class _Compiler:
         source_t, source = self.struct_value(node)
         if source_t != t:
             raise NotModelled(f"a {what} struct of type {source_t} where {t} is declared")
-        size, fill, name = ct.sizeof(t), _copier(t, source), f"L:({what}):"
+        # an argument's copy is the callee's object (its members' addresses may go to an
+        # opaque call: a local, L); a returned one a value no call can change (V)
+        size, fill = ct.sizeof(t), _copier(t, source)
+        name = f"L:({what}):" if what == "argument" else f"V:({what}):"
 
         def copy(st):
-            st.local_count += 1
-            addr = (f"{name}{st.local_count}", 0)
+            st.temp_count += 1  # (apart from the locals': their names stay as they were)
+            addr = (f"{name}{st.temp_count}", 0)
             st.sizes[addr[0]] = size
             fill(st, addr)
             return addr
@@ -896,6 +901,8 @@ class _Compiler:
             else:
                 p = t
             if isinstance(p, ct.Struct):
+                if callee is None:  # (variadic or without a prototype: its members unseen)
+                    raise NotModelled(f"a struct passed to '{name}', which it cannot run")
                 fns.append(f)  # (its copy's address: struct_copy)
                 continue
             if not is_scalar(p):
@@ -1065,8 +1072,8 @@ class Callee:
     def run(self, st, args: list, name: str):
         if st.depth >= MAX_CALL_DEPTH:
             raise Unmodelled(f"calls nested deeper than {MAX_CALL_DEPTH}")
-        saved = st.slots
-        st.slots = [UNINIT] * self.nslots
+        saved, results = st.slots, st.callres  # (a frame's own: recursion)
+        st.slots, st.callres = [UNINIT] * self.nslots, {}
         for slot, value in zip(self.params, args, strict=False):
             if slot is not None:
                 st.slots[slot] = value
@@ -1074,7 +1081,7 @@ class Callee:
         try:
             r = self.body(st)
         finally:
-            st.slots = saved
+            st.slots, st.callres = saved, results
             st.depth -= 1
         if isinstance(self.returns, ct.Void):
             return None
@@ -1112,11 +1119,14 @@ def _copier(t: ct.CType, source: Callable) -> Callable:
     def copy(st, addr):
         src = source(st)
         values = [
-            (off, tk, size, st.load((src[0], src[1] + off), tk, size, d))
+            (off, tk, size, st.load_member((src[0], src[1] + off), tk, size, d))
             for off, tk, size, d in keys
         ]
         for off, tk, size, v in values:
-            st.store((addr[0], addr[1] + off), tk, size, v)
+            if v is UNINIT:  # a member never set: as indeterminate in the copy
+                st.forget((addr[0], addr[1] + off))
+            else:
+                st.store((addr[0], addr[1] + off), tk, size, v)
 
     return copy
 

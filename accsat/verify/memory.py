@@ -7,8 +7,10 @@ A location is (object, byte offset). Objects are named:
 ``p:NAME``   what the pointer variable NAME points to at entry (size unknown)
 ``*OBJ@OFF`` what a pointer loaded from OBJ at OFF points to (size unknown)
 ``L:NAME:N`` the Nth array or struct declared in the body during this run
-``L:(argument):N``, ``L:(returned):N``  the copy of a struct passed to, or returned
-             by, a function of the file the interpreter runs (C passes structs by value)
+``L:(argument):N`` the copy of a struct passed to a function of the file the
+             interpreter runs (C passes structs by value): the callee's local
+``V:(returned):N`` the copy of a struct such a function returns: a value (no call
+             changes it, none sees it)
 ``R:returned`` the struct a function unit returns (compared as memory is)
 ``str:...``  a string literal
 
@@ -37,6 +39,7 @@ from .states import TrialState
 TRACE_CELLS = 200_000
 
 UNINIT = type("Uninit", (), {"__repr__": lambda self: "<uninitialised>"})()
+_OURS = "LV"  # the first letters of a run's own objects: no trial state gives them values
 
 _FORMATS = {
     ("i", 8, True): "<b",
@@ -88,6 +91,7 @@ class Run:
         self.returned: object = None  # a function unit's return value
         self.callres: dict[int, object] = {}
         self.local_count = 0
+        self.temp_count = 0  # struct copies (interp.Compiler.struct_copy)
         self.outer: dict[str, object] = {}
 
     # -- memory ---------------------------------------------------------------------------------
@@ -112,9 +116,24 @@ class Run:
             ss = self.store_size[obj]
             if ss != size or off % size:
                 self._overlap(om, off, size)
-        if obj[0] == "L":
+        if obj[0] in _OURS:
             raise UB(f"read of uninitialised local memory {obj}@{off}")
         return self.state.memory_value(obj, off, d, self.epoch)
+
+    def load_member(self, addr, tk: str, size: int, d: Desc):
+        """A struct's member as a copy reads it: UNINIT where it is a member of a local
+        never set (C copies a struct whose members are not all set; reading one is not)."""
+        obj, off = addr
+        if obj[0] in _OURS and off not in self.mem.get(obj, {}):
+            return UNINIT
+        return self.load(addr, tk, size, d)
+
+    def forget(self, addr) -> None:
+        """The location as if never stored (an indeterminate member copied); only in
+        local memory, the one kind whose reads check it."""
+        obj, off = addr
+        if obj[0] in _OURS:
+            self.mem.get(obj, {}).pop(off, None)
 
     def store(self, addr, tk: str, size: int, value) -> None:
         obj, off = addr
@@ -157,6 +176,8 @@ class Run:
         self.trace.append((name, args, seen))
         self.epoch += 1
         for obj, om in self.mem.items():
+            if obj[0] == "V":
+                continue  # (a returned struct: no call reaches it)
             if obj[0] == "L":
                 for off, (tk, _v, size) in list(om.items()):
                     om[off] = (tk, self.state.memory_value(obj, off, DESCS[tk], self.epoch), size)
@@ -174,7 +195,7 @@ class Run:
         for (obj, off), (tk, _size) in self.clobbered.items():
             out[(obj, off)] = (tk, self.state.memory_value(obj, off, DESCS[tk], self.epoch))
         for obj, om in self.mem.items():
-            if obj[0] == "L":
+            if obj[0] in _OURS:
                 continue
             for off, (tk, v, _size) in om.items():
                 out[(obj, off)] = (tk, v)

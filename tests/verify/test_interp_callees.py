@@ -186,6 +186,70 @@ def test_a_routine_returning_a_struct_is_checked(tmp_path):
     assert _verdict(path, wrong, "scale").verdict == "fail"
 
 
+STRUCTS = """\
+typedef struct { unsigned long x, y; } P;
+unsigned long a[64], out[64];
+P gs;
+unsigned long h(int k);
+void sink(int k, ...);
+static P getg(void) { return gs; }
+static unsigned long setx(unsigned long v) { gs.x = v; return 0; }
+static P mk(unsigned long v) { P r; r.x = v; r.y = 2 * v; return r; }
+static unsigned long fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+static P add(P u, P v) { P r; r.x = u.x + v.x; return r; }
+static P sfib(int n) { P r; if (n < 2) { r.x = n; return r; } return add(sfib(n - 1), sfib(n - 2)); }
+void f(int n) {
+#pragma acc parallel loop
+  for (int i = 0; i < n; i++) {
+    BODY
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "original, rewrites",
+    [
+        # getg() runs first (calls first) and returns a copy: setx's store is not in it
+        (
+            "out[i] = getg().x + setx(a[i]);",
+            {"unsigned long o = gs.x; gs.x = a[i]; out[i] = o;": "pass",
+             "gs.x = a[i]; out[i] = gs.x;": "fail"},
+        ),
+        # a returned struct is a value: the opaque h() after it cannot change it
+        (
+            "out[i] = mk(a[i]).x + h(i);",
+            {"unsigned long v = a[i]; out[i] = v + h(i);": "pass",
+             "out[i] = mk(a[i] + 1).x + h(i);": "fail"},
+        ),
+        # recursion with two calls in one expression: each frame its own results
+        ("out[i] = fib(6) + 1000 * sfib(6).x;", {"out[i] = 8008;": "pass", "out[i] = 3003;": "fail"}),
+        # members never set are copied as such (C allows it); reading one is not
+        ("P u; u.y = a[i]; out[i] = add(u, u).y;", {"out[i] = a[i];": "unsupported"}),
+        ("P u; u.x = a[i]; out[i] = add(u, u).x;", {"out[i] = a[i] + a[i];": "pass",
+                                                     "out[i] = a[i];": "fail"}),
+    ],
+)  # fmt: skip
+def test_struct_values_of_the_files_functions(tmp_path, original, rewrites):
+    """Structs passed to and returned by the file's functions, as C has them: copies."""
+    path = tmp_path / "s.c"
+    path.write_text(STRUCTS.replace("BODY", original))
+    for body, verdict in rewrites.items():
+        found = _verdict(path, STRUCTS.replace("BODY", body), "f")
+        assert found.verdict == verdict, (body, found.message)
+
+
+def test_a_struct_passed_to_a_function_it_cannot_run_is_unsupported(tmp_path):
+    """A variadic function's struct argument (its members nowhere in the call's trace)
+    is not checked: a wrong rewrite would pass."""
+    path = tmp_path / "s.c"
+    path.write_text(STRUCTS.replace("BODY", "sink(1, mk(a[i]));"))
+    wrong = STRUCTS.replace("BODY", "sink(1, mk(a[i] + 1));")
+    found = _verdict(path, wrong, "f")
+    assert found.verdict == "unsupported"
+    assert "a struct passed to 'sink'" in found.message
+
+
 def test_a_callee_the_interpreter_cannot_run_is_not_a_failure(tmp_path):
     """accsat reads g's effects from its body (pure): the rewrite shares a[i] * a[i]
     across the call. The interpreter cannot run g (a designator it does not read); as an
