@@ -454,6 +454,23 @@ def test_a_kernel_whose_own_rounds_lean_to_orig_keeps_it():
     assert [c.config for c in settled] == ["cse", "cse", "orig"]
 
 
+def test_a_kernel_with_no_round_quiet_for_both_takes_the_programs_configuration():
+    """Busy in turn under orig and under cse (no round quiet for both: nothing of its own
+    either way): the program's configuration, not orig (NPB BT W on one core under the
+    busy loops: 19 of its 46 kernels, its solvers among them)."""
+    measured, _ = _undecided_alone()
+    for r, row in (
+        (measured[0], _row(3, [0.1, 0.13, 0.13])),
+        (measured[1], _row(3, [0.13, 0.09, 0.09])),
+    ):
+        r.extra["kernels"].append(row)
+    alone = cli._choices(measured, final=True)
+    assert alone[2].kept == UNDECIDED and alone[2].ratios["cse"].rounds == 0
+    settled = cli._settle(measured, alone)
+    assert [c.config for c in settled] == ["cse", "cse", "cse"]
+    assert "no round quiet for both" in settled[2].reason
+
+
 def test_no_configuration_faster_for_the_whole_program_settles_nothing():
     orig = _program("orig", _row(1, [1.0] * 3))
     cse = _program("cse", _row(1, [0.9, 1.1, 0.95]))
