@@ -82,6 +82,12 @@ class Ratios:
     mean: float | None = None  # by the shortest launch: the median ratio of mean launches
 
     @property
+    def slower_on_average(self) -> bool:
+        """Compared by its shortest launch, slower by its mean launch by the floor: its
+        other launches (alike within SAME_SIZE, not equal) lost more than it won."""
+        return self.mean is not None and self.mean >= 1 + NOISE_FLOOR
+
+    @property
     def verdict(self) -> str:
         line = 1 - NOISE_FLOOR
         if self.rounds < self.needed:
@@ -89,10 +95,7 @@ class Ratios:
         if self.rounds >= SETTLED * self.needed and self.median >= NO_GAIN:
             return "not faster"  # many rounds, and their median is not even half the floor
         if self.high < line:
-            # faster at its shortest launch yet slower on average by more than the floor:
-            # its other launches (alike within SAME_SIZE, not equal) lost more than it won
-            slower = self.mean is not None and self.mean >= 1 + NOISE_FLOOR
-            return "not faster" if slower else "faster"
+            return "not faster" if self.slower_on_average else "faster"
         return "not faster" if self.low >= line else "open"
 
     def text(self) -> str:

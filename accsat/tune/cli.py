@@ -504,13 +504,14 @@ def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     faster than orig for the whole program (its kernels' time against orig's, paired by
     round: ``program_verdict``, a sum over many kernels that busy spells hide less than one
     kernel's time) takes them, where their own rounds lean its way (the median ratio
-    under 1; else orig stays) or where they have none (no round quiet for both: nothing
-    of their own says otherwise). On a slow, busy machine most constructs of NPB's BT stayed
-    undecided and kept orig, 1.079x the best uniform configuration; LU's undecided ones,
-    each 1-3 % faster under a variant, kept orig while the program was 4-5 % faster
-    under it (when the program's interval had to lie wholly below the floor). BT's
-    solvers, whose rounds the busy spells left none quiet, kept orig while the program
-    was 17 % faster under cse: timed quietly, the tuned build 1.090x cse+sat's."""
+    under 1) or where they have none (no round quiet for both), unless their mean
+    launches are slower by the floor (``_leans``); else orig stays. On a slow,
+    busy machine most constructs of NPB's BT stayed undecided and kept orig, 1.079x the
+    best uniform configuration; LU's undecided ones, each 1-3 % faster under a variant,
+    kept orig while the program was 4-5 % faster under it (when the program's interval
+    had to lie wholly below the floor). Later, with the program 17 % faster under cse,
+    19 of BT's 46 kernels stayed undecided, most without a round quiet for both, and
+    kept orig: the tuned build, timed quietly, took 1.090x the time of uniform cse+sat."""
     undecided = [c for c in choices if c.kept == UNDECIDED]
     if not undecided or not measured[0].ok:
         return choices
@@ -527,21 +528,27 @@ def _settle(measured: list[Result], choices: list[Choice]) -> list[Choice]:
     out = []
     for c in choices:
         mine = c.ratios.get(config)
-        if c.kept != UNDECIDED or mine is None or (mine.rounds and not mine.median < 1):
+        if c.kept != UNDECIDED or mine is None or not _leans(mine):
             out.append(c)
             continue
-        alone = mine.text() if mine.rounds else "no round quiet for both"
         out.append(
             replace(
                 c,
                 config=config,
-                gain=1 / (mine.median if mine.rounds else q.median),
+                gain=1 / mine.median if mine.rounds else None,  # (its own, where known)
                 kept="",
                 reason=f"{config} for the whole program, faster than orig: {q.text()} "
-                f"(alone undecided: {alone})",
+                f"(alone undecided: {mine.text()})",
             )
         )
     return out
+
+
+def _leans(mine: Ratios) -> bool:
+    """Whether an undecided construct's own rounds let the program's configuration take
+    it: their median under 1, or no round quiet for both; and its mean launches not
+    slower by the floor (``Ratios.slower_on_average``)."""
+    return not mine.slower_on_average and (not mine.rounds or mine.median < 1)
 
 
 def _failed(orig: Result, hint: str = "") -> str:

@@ -468,7 +468,20 @@ def test_a_kernel_with_no_round_quiet_for_both_takes_the_programs_configuration(
     assert alone[2].kept == UNDECIDED and alone[2].ratios["cse"].rounds == 0
     settled = cli._settle(measured, alone)
     assert [c.config for c in settled] == ["cse", "cse", "cse"]
-    assert "no round quiet for both" in settled[2].reason
+    assert "no round quiet for both" in settled[2].reason and settled[2].gain is None
+
+
+def test_an_undecided_kernel_slower_by_its_mean_launch_keeps_orig():
+    """As above, but its launches 9 % slower on average under cse (its own evidence)."""
+    measured, _ = _undecided_alone()
+    rows = (_row(3, [0.1, 0.13, 0.13]), _row(3, [0.13, 0.09, 0.09]))
+    rows[0]["seconds"], rows[1]["seconds"] = [1.1] * 3, [1.2] * 3
+    for r, row in zip(measured, rows, strict=True):
+        r.extra["kernels"].append(row)
+    alone = cli._choices(measured, final=True)
+    mine = alone[2].ratios["cse"]
+    assert alone[2].kept == UNDECIDED and mine.rounds == 0 and mine.slower_on_average
+    assert [c.config for c in cli._settle(measured, alone)] == ["cse", "cse", "orig"]
 
 
 def test_no_configuration_faster_for_the_whole_program_settles_nothing():
