@@ -116,23 +116,6 @@ def test_a_callee_run_by_the_interpreter_catches_a_moved_load(checked):
     assert _verdict(path, dropped, "f").verdict == "fail"
 
 
-def test_a_struct_from_a_call_is_checked(tmp_path):
-    """mk returns a struct (a copy the caller reads): accsat's rewrite around the kept
-    declaration passes, one that reads the wrong member fails."""
-    path = tmp_path / "s.c"
-    path.write_text(
-        "typedef struct { double x, y; } P;\ndouble a[64], out[64];\n"
-        "static P mk(double v) { P r = {v, 2 * v}; return r; }\n"
-        "void f(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
-        "    P p = mk(a[i]); out[i] = p.x * p.y + a[i] * a[i] + a[i];\n  }\n}\n"
-    )
-    result, verification = check_file(path, OPTIONS, trials=TRIALS)
-    assert [k.status for k in result.kernels if k.function == "f"] == ["rewritten"]
-    assert [v.verdict for v in verification.verdicts if v.function == "f"] == ["pass"]
-    wrong = path.read_text().replace("p.x * p.y", "p.x * p.x")
-    assert _verdict(path, wrong, "f").verdict == "fail"
-
-
 def test_a_struct_argument_is_checked(tmp_path):
     """dot takes a struct by value: both the routine and the loop body calling it are
     checked (each passes)."""
@@ -151,23 +134,41 @@ def test_a_struct_argument_is_checked(tmp_path):
     assert {v.function: v.verdict for v in verification.verdicts} == {"dot": "pass", "f": "pass"}
 
 
-def test_a_struct_argument_is_a_copy(tmp_path):
-    """g stores to its parameter, a copy: pts[i] keeps its member (accsat's rewrite,
-    a[i] * a[i] once, passes). A rewrite that reads it as g left it (0.0) fails; it
-    would pass were the struct passed by address."""
+@pytest.mark.parametrize(
+    "source, right, wrong",
+    [
+        # mk returns a struct (a copy the caller reads): accsat rewrites around the kept
+        # declaration; a rewrite reading the wrong member fails
+        (
+            "double a[64], out[64];\n"
+            "static P mk(double v) { P r = {v, 2 * v}; return r; }\n"
+            "void f(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
+            "    P p = mk(a[i]); out[i] = p.x * p.y + a[i] * a[i] + a[i];\n  }\n}\n",
+            "p.x * p.y",
+            "p.x * p.x",
+        ),
+        # g stores to its parameter, a copy: pts[i] keeps its member. A rewrite reading
+        # it as g left it (0.0) fails; it would pass were the struct passed by address
+        (
+            "double a[64], out[64];\nP pts[64];\n"
+            "static double g(P u) { u.x = 0.0; return u.y * u.y + u.y; }\n"
+            "void f(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
+            "    double v = g(pts[i]);\n    out[i] = v + pts[i].x + a[i] * a[i] + a[i] * a[i];\n"
+            "  }\n}\n",
+            "v + pts[i].x",
+            "v + 0.0",
+        ),
+    ],
+)
+def test_a_loop_body_with_struct_values_is_checked(tmp_path, source, right, wrong):
+    """accsat's rewrite of the loop body passes; the written one with ``right`` made
+    ``wrong`` fails."""
     path = tmp_path / "s.c"
-    path.write_text(
-        "typedef struct { double x, y; } P;\ndouble a[64], out[64];\nP pts[64];\n"
-        "static double g(P u) { u.x = 0.0; return u.y * u.y + u.y; }\n"
-        "void f(int n) {\n#pragma acc parallel loop\n  for (int i = 0; i < n; i++) {\n"
-        "    double v = g(pts[i]);\n    out[i] = v + pts[i].x + a[i] * a[i] + a[i] * a[i];\n"
-        "  }\n}\n"
-    )
+    path.write_text("typedef struct { double x, y; } P;\n" + source)
     result, verification = check_file(path, OPTIONS, trials=TRIALS)
     assert [k.status for k in result.kernels if k.function == "f"] == ["rewritten"]
     assert [v.verdict for v in verification.verdicts if v.function == "f"] == ["pass"]
-    wrong = path.read_text().replace("v + pts[i].x", "v + 0.0")
-    assert _verdict(path, wrong, "f").verdict == "fail"
+    assert _verdict(path, path.read_text().replace(right, wrong), "f").verdict == "fail"
 
 
 def test_a_routine_returning_a_struct_is_checked(tmp_path):
