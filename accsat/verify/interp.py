@@ -217,10 +217,7 @@ class _Compiler:
         if self.frame:
             copy = self.struct_copy(expr, t, "returned")
             return lambda st: Returned(copy(st))
-        source_t, source = self.struct_value(expr)
-        if source_t != t:
-            raise NotModelled(f"a returned struct of type {source_t} where {t} is declared")
-        size, fill = ct.sizeof(t), _copier(t, source)
+        size, fill = ct.sizeof(t), _copier(t, self.struct_value(expr, t, "returned")[1])
 
         def returned(st):
             st.sizes[RETURNED] = size
@@ -314,10 +311,7 @@ class _Compiler:
         if not isinstance(init, c_ast.InitList):
             if not isinstance(t, ct.Struct):
                 raise NotModelled("an array initialised by something that is not a list")
-            source_t, source = self.struct_value(init)
-            if source_t != t:
-                raise NotModelled(f"a struct of type {t} initialised by one of {source_t}")
-            return _copier(t, source)
+            return _copier(t, self.struct_value(init, t, "initialiser")[1])
         given: dict[int, tuple[ct.CType, Callable]] = {}
         _list_values(t, init, 0, given, self)
         stores = []
@@ -429,25 +423,30 @@ class _Compiler:
     def full(self, node: c_ast.Node) -> Callable:
         return self.full_rv(node, value=False)[1]
 
-    def struct_value(self, node: c_ast.Node) -> tuple[ct.CType, Callable]:
+    def struct_value(
+        self, node: c_ast.Node, want: ct.CType | None = None, what: str = ""
+    ) -> tuple[ct.CType, Callable]:
         """Type and address of a struct value: an object in memory, or what a function of
-        the file returned (its copy)."""
+        the file returned (its copy); ``want``: the type it must have (as ``what``)."""
+        t: ct.CType
         if isinstance(node, c_ast.FuncCall):
             t, f = self.rv_FuncCall(node)
-            if isinstance(t, ct.Struct):
-                return t, f
-        source = self.lv(node)
-        if source.kind != "mem" or source.addr is None:
-            raise NotModelled("a struct value that is not one in memory")
-        return source.t, source.addr
+            if not isinstance(t, ct.Struct):
+                raise NotModelled(f"a value of type {t} where a struct is needed")
+        else:
+            source = self.lv(node)
+            if source.kind != "mem" or source.addr is None:
+                raise NotModelled("a struct value that is not one in memory")
+            t, f = source.t, source.addr
+        if want is not None and t != want:
+            raise NotModelled(f"a struct of type {t} where {what} needs {want}")
+        return t, f
 
     def struct_copy(self, node: c_ast.Node, t: ct.Struct, what: str) -> Callable:
         """``copy(st)``: the address of a new object holding the struct ``node`` (of type
         ``t``) has now: a parameter's or a returned value (C passes and returns structs by
         value: the callee's stores to its parameter leave the caller's alone)."""
-        source_t, source = self.struct_value(node)
-        if source_t != t:
-            raise NotModelled(f"a {what} struct of type {source_t} where {t} is declared")
+        _, source = self.struct_value(node, t, f"the {what}")
         # an argument's copy is the callee's object (its members' addresses may go to an
         # opaque call: a local, L); a returned one a value no call can change (V)
         size, fill = ct.sizeof(t), _copier(t, source)
@@ -734,10 +733,8 @@ class _Compiler:
         lv = self.lv(node.lvalue)
         t = lv.t
         if isinstance(t, ct.Struct) and node.op == "=" and lv.addr is not None:
-            source_t, source = self.struct_value(node.rvalue)
-            if source_t != t:
-                raise NotModelled(f"a struct of type {t} assigned one of {source_t}")
-            copy, dst = _copier(t, source), lv.addr
+            copy = _copier(t, self.struct_value(node.rvalue, t, "the assignment")[1])
+            dst = lv.addr
             return ct.Void(), lambda st: copy(st, dst(st))
         if not is_scalar(t):
             raise NotModelled(f"assignment of type {t}")
@@ -887,8 +884,8 @@ class _Compiler:
             # make across it would be a false failure
             raise NotModelled(f"a call of '{name}', whose body the interpreter cannot run")
         if callee is None:
-            if isinstance(ftype.ret, ct.Struct) or any(isinstance(p, ct.Struct) for p in params):
-                raise NotModelled(f"a struct passed to or from '{name}', which it cannot run")
+            if isinstance(ftype.ret, ct.Struct):
+                raise NotModelled(f"a struct returned by '{name}', which it cannot run")
             self.calls.add(name)
         fns = []
         for i, (t, f) in enumerate(args):
@@ -901,7 +898,7 @@ class _Compiler:
             else:
                 p = t
             if isinstance(p, ct.Struct):
-                if callee is None:  # (variadic or without a prototype: its members unseen)
+                if callee is None:  # (its members in no trace)
                     raise NotModelled(f"a struct passed to '{name}', which it cannot run")
                 fns.append(f)  # (its copy's address: struct_copy)
                 continue
