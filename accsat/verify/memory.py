@@ -91,7 +91,7 @@ class Run:
         self.returned: object = None  # a function unit's return value
         self.callres: dict[int, object] = {}
         self.local_count = 0
-        self.temp_count = 0  # struct copies (interp.Compiler.struct_copy)
+        self.temp_count = 0  # struct copies (interp._Compiler.struct_copy)
         self.outer: dict[str, object] = {}
 
     # -- memory ---------------------------------------------------------------------------------
