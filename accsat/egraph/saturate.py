@@ -36,6 +36,7 @@ from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
 from ..options import Limits
 from ..ssa.terms import TermTable
 from ..toolchain.process import resident_mb
+from .gates import Gates, split
 from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
 
@@ -303,14 +304,48 @@ class _Session:
         self.depth = 0  # (push)es not (pop)ped yet
         self.widths = False  # a rule reads the widths (width_rules loaded)
         self.cancel = False  # the assoc-cancel ruleset is loaded
+        self.gates: Gates | None = None  # each rule in a ruleset of its own (gates.py)
 
-    def first(self, cancelling: bool) -> str:
-        """Before each iteration: the first rulesets to saturation (assoc-cancel with them
-        once constants folded or combined: only then can they cancel), then, where a rule
-        reads them, the widths, apart (their passes would run the first rules again)."""
-        cancel = f" (run {ASSOC_CANCEL})" if cancelling and self.cancel else ""
-        widths = f" (saturate (run {WIDTHS}))" if self.widths else ""
-        return f"(run-schedule (saturate (run {FIRST}){cancel}){widths})"
+    def iteration(
+        self, rules: bool, cancelling: bool, folds: bool, present: frozenset[str] | None
+    ) -> tuple[list[str], list[str], list[str]]:
+        """(declarations, runs, marks) of an iteration: the runs of its rules (``rules``)
+        and those that mark operations on constants after them (``folds``), and the
+        rulesets they need declared first; ``present``: the tables with rows as it
+        starts (None: unknown).
+
+        First the ``first`` rulesets to saturation (assoc-cancel with them once constants
+        folded or combined: only then can they cancel), then, where a rule reads them,
+        the widths, apart (their passes would run the first rules again); then the
+        others once.  With ``present`` known, each runs only those of its rules that can
+        match then (gates.py)."""
+        first = [FIRST, *([ASSOC_CANCEL] if cancelling and self.cancel else [])]
+        widths = [WIDTHS] if self.widths else []
+        gates = self.gates if present is not None else None
+        tables = present or frozenset()
+        declare: list[str] = []
+
+        def named(ruleset: str) -> str | None:
+            if gates is None:
+                return ruleset
+            name, declaration = gates.name(ruleset, tables, self.depth)
+            declare.extend([declaration] if declaration else [])
+            return name
+
+        runs = []
+        if rules:
+            if gates is not None:  # what the first stage may add
+                tables = gates.reach([*first, *widths], tables)
+            ones = " ".join(f"(run {n})" for r in first if (n := named(r)))
+            stage = [f"(saturate {ones})"] if ones else []
+            stage += [f"(saturate (run {n}))" for r in widths if (n := named(r))]
+            runs += [f"(run-schedule {' '.join(stage)})"] if stage else []
+            selected = named(SELECTED)
+            runs += [once(selected)] if selected else []
+            if gates is not None:
+                tables = gates.after(SELECTED, tables)
+        marking = named(FOLD_CANDIDATES) if folds else None
+        return declare, runs, [once(marking)] if marking else []
 
     def run(self, text: str):
         out = self.eg.run_program(*self.eg.parse_program(text))
@@ -318,6 +353,8 @@ class _Session:
             self.depth += 1
         elif text.startswith("(pop"):
             self.depth -= int(text[4:-1] or 1)
+            if self.gates is not None:
+                self.gates.popped(self.depth)
         return out
 
     def run_each(self, commands: list[str]) -> None:
@@ -410,15 +447,18 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
     key = (text, tuple((r.name, r.first) for r in rules), folding)
     if key not in _LOADED:
         s = _Session()
-        s.run(schema_text())
-        if rules:
-            s.run(text)
-            widths = "Width" in text  # a rule reads the widths: computed after the first
-            if widths:
-                s.run(width_rules())
-            s.widths = widths
-            s.cancel = any(r.name == ASSOC_CANCEL for r in rules)
-            # the ``first`` rulesets run to saturation before each run of the others
+        schema = schema_text()
+        s.run(schema)
+        s.widths = "Width" in text  # a rule reads the widths: computed after the first
+        s.cancel = any(r.name == ASSOC_CANCEL for r in rules)
+        parts = [text, width_rules() if s.widths else "", fold_candidate_rules() if folding else ""]
+        loaded = "\n".join(p for p in parts if p)
+        gated = split(egglog, loaded, schema) if loaded else None
+        if gated is not None:
+            loaded, s.gates = gated
+        if loaded:
+            s.run(loaded)
+        if rules:  # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
                 (FIRST, [r.name for r in rules if r.first and r.name != ASSOC_CANCEL]),
                 (SELECTED, [r.name for r in rules if not r.first]),
@@ -427,8 +467,8 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
                 s.run(
                     f"(unstable-combined-ruleset {name} {names})" if names else f"(ruleset {name})"
                 )
-        if folding:
-            s.run(fold_candidate_rules())
+                if s.gates is not None:
+                    s.gates.combined[name] = part
         _LOADED[key] = s
     return key, _LOADED[key]
 
@@ -556,10 +596,12 @@ class _Budget:
     def __init__(self, limits: Limits, start: float):
         self.limits, self.start, self.base = limits, start, resident_mb()
         self.nodes, self.grown = 0, 0.0
+        self.sizes: dict[str, int] = {}  # egglog's tables' sizes, last looked at
 
     def look(self, s: _Session, sizes: dict[str, int] | None = None) -> None:
         """``sizes``: egglog's table sizes, where the caller has them as they are now."""
-        self.nodes, self.grown = s.node_count(sizes), resident_mb() - self.base
+        self.sizes = s.sizes() if sizes is None else sizes
+        self.nodes, self.grown = s.node_count(self.sizes), resident_mb() - self.base
 
     def over(self) -> str | None:
         """Which limit the e-graph was past when last looked at, if any."""
@@ -593,6 +635,9 @@ def _iterate(
     # rule runs, so that no rule builds on them (FMA of 2.0 * 3.0 instead of 6.0)
     folds = _Folding(folding) if folding else None
     cancelling = folds.new(s) if folds else False
+    # the tables' sizes as the next iteration starts (None: rows were added since they
+    # were printed), which tell the rules that cannot match yet (gates.py)
+    fresh = None if folds else budget.sizes
     iterations = 0
     while iterations < (limits.iterations if replay is None else replay):
         if replay is None and time.perf_counter() - start > limits.seconds:
@@ -600,21 +645,27 @@ def _iterate(
         snapshot = replay is None and budget.near()
         if snapshot:
             s.run("(push)")
+        if fresh is None and s.gates is not None:
+            fresh = s.sizes()
+        present = None if fresh is None else frozenset(t for t, n in fresh.items() if n > 0)
         # the iteration's rules, what it asks for and the tables' sizes: one program
         # (a call into egglog costs some 40 us, and an iteration of a small kernel 1 ms)
-        runs = [s.first(cancelling), once(SELECTED)] if rules else []
+        declare, runs, marks = s.iteration(bool(rules), cancelling, folds is not None, present)
         asks = assoc if rules else None  # (the WantAssoc rows printed, then answered)
-        marks = [once(FOLD_CANDIDATES)] if folds else []
-        program = [*runs, *([WANT_ASSOC] if asks is not None else []), *marks, PRINT_SIZE]
-        out = s.run("\n".join(program))
+        program = [*declare, *runs, *([WANT_ASSOC] if asks is not None else []), *marks]
+        out = s.run("\n".join([*program, PRINT_SIZE]))
         sizes = dict(out[-1].sizes)
         changed = any(o.report.updated for o in out[: len(runs)])
-        if asks is not None and answer_assoc(s, asks, out[len(runs)]) > 0:
+        answered = asks is not None and answer_assoc(s, asks, out[len(runs)]) > 0
+        if answered:
             changed = cancelling = True
         folded = folds is not None and folds.new(s, sizes.get(FOLD_ME, 0))
         changed, cancelling = changed or folded, cancelling or folded
+        if folded:  # (folding added constants)
+            sizes = s.sizes()
+        fresh = None if answered else sizes  # (AssocTo rows added)
         if replay is None:
-            budget.look(s, None if folded else sizes)  # (folding added constants)
+            budget.look(s, sizes)
         over = budget.over() if replay is None else None
         if over:
             if not snapshot:
