@@ -121,55 +121,88 @@ class Gates:
         self._names = {k: v for k, v in self._names.items() if v[1] <= depth}
 
 
-def split(egglog, text: str, schema: str) -> tuple[str, Gates] | None:
-    """``text`` (egglog declarations and rules, loaded after ``schema``) with every rule
-    in a ruleset of its own and each ruleset it declares their combination, and its
-    Gates; None where a rule's source could not be found in ``text`` or its ruleset is
-    declared elsewhere (then it is loaded as it is)."""
-    source = text.encode()
+def split(egglog, text: str, schema: str) -> tuple[list[str], Gates] | None:
+    """``text`` (egglog declarations and rules, loaded after ``schema``) as programs to
+    run in turn, every rule in a ruleset of its own and each ruleset the text declares
+    their combination, and its Gates; None where a rule's ruleset cannot be renamed or
+    is declared elsewhere (then the text is loaded as it is).
+
+    One command a program: egglog's parser takes time growing with the square of a
+    program's length (the rules of rules/ as one program 52 ms, one a command 21 ms)."""
+    forms = top_level_forms(text)
+    if forms is None:
+        return None
     parse = egglog.EGraph().parse_program
     tables: set[str] = set()
     for command in parse(schema):
         tables |= _declared_tables(command, type(command).__name__)
-    commands = parse(text)
     members: dict[str, list[GatedRule]] = {}
-    edits: list[tuple[int, int, bytes]] = []
-    declared: dict[str, tuple[int, int]] = {}
-    for command in commands:
-        kind = type(command).__name__
+    out: list[str] = []
+    declared: dict[str, int] = {}  # ruleset -> its declaration's place in ``out``
+    for form in forms:
+        try:
+            commands = parse(form)
+        except egglog.EggSmolError:  # (the text's load says what is wrong with it)
+            return None
+        if len(commands) != 1:
+            return None
+        command, kind = commands[0], type(commands[0]).__name__
         tables |= _declared_tables(command, kind)
-        if kind == "AddRuleset":
-            declared[command.name] = (command.span.i, command.span.j)
-            continue
         found = _rule(command, kind)
-        if found is None:
-            continue
-        ruleset, needs, writes, span = found
-        own = f"{ruleset}~{len(members.setdefault(ruleset, []))}"
-        rule_text = source[span.i : span.j]
-        renamed, count = re.subn(
-            rb":ruleset\s+" + re.escape(ruleset.encode()) + rb"(?=[\s)])",
-            b":ruleset " + own.encode(),
-            rule_text,
-        )
-        if count != 1 or not rule_text.startswith(b"("):
-            return None
-        members[ruleset].append(GatedRule(ruleset, own, needs, writes))
-        edits.append((span.i, span.j, renamed))
+        if kind == "AddRuleset":
+            declared[command.name] = len(out)
+        elif found is not None:
+            ruleset, needs, writes = found
+            own = f"{ruleset}~{len(members.setdefault(ruleset, []))}"
+            named = _RULESET.search(form)
+            if named is None or named.group(1) != ruleset:
+                return None
+            form = form[: named.start(1)] + own + form[named.end(1) :]
+            members[ruleset].append(GatedRule(ruleset, own, needs, writes))
+        out.append(form)
     for ruleset, rules in members.items():
-        where = declared.get(ruleset)
-        if where is None:  # (declared in an earlier text: its rules stay as they are)
+        if ruleset not in declared:  # (declared in an earlier text)
             return None
-        own = " ".join(f"(ruleset {r.own})" for r in rules)
-        edits.append((where[0], where[1], own.encode()))
-    out = bytearray(source)
-    for start, end, new in sorted(edits, reverse=True):
-        out[start:end] = new
-    tail = [
+        out[declared[ruleset]] = " ".join(f"(ruleset {r.own})" for r in rules)
+    out += [
         f"(unstable-combined-ruleset {name} {' '.join(r.own for r in rules)})"
         for name, rules in members.items()
     ]
-    return out.decode() + "\n" + "\n".join(tail), Gates(frozenset(tables), members)
+    return out, Gates(frozenset(tables), members)
+
+
+# a rule's ruleset, named last in its form
+_RULESET = re.compile(r":ruleset\s+([^\s()]+)(?=\s*\)\s*$)")
+
+
+def top_level_forms(text: str) -> list[str] | None:
+    """The top-level parenthesised forms of egglog source, comments (``;`` to the end
+    of the line) left out between them; None where the parentheses do not balance."""
+    forms: list[str] = []
+    depth, start, i, n = 0, 0, 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == ";":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if ch == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif ch == "(":
+            start = i if depth == 0 else start
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+            if depth == 0:
+                forms.append(text[start : i + 1])
+        elif depth == 0 and not ch.isspace():
+            return None  # (an atom at the top: not a program of ours)
+        i += 1
+    return forms if depth == 0 else None
 
 
 def _declared_tables(command, kind: str) -> set[str]:
@@ -180,18 +213,17 @@ def _declared_tables(command, kind: str) -> set[str]:
     return set()
 
 
-def _rule(command, kind: str):
-    """(ruleset, needs, writes, span) of a rule or rewrite; None for anything else."""
+def _rule(command, kind: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """(ruleset, needs, writes) of a rule or rewrite; None for anything else."""
     if kind == "RuleCommand":
         r = command.rule
-        return r.ruleset, _names(r.body), _names(r.head, writing=True), r.span
+        return r.ruleset, _names(r.body), _names(r.head, writing=True)
     if kind == "RewriteCommand":
         r = command.rewrite
-        needs = _names([r.lhs, *r.conditions])
-        return command.name, needs, _names([r.lhs, r.rhs], writing=True), r.span
+        return command.name, _names([r.lhs, *r.conditions]), _names([r.lhs, r.rhs], writing=True)
     if kind == "BiRewriteCommand":  # either side may match: it needs neither
         r = command.rewrite
-        return command.name, frozenset(), _names([r.lhs, r.rhs], writing=True), r.span
+        return command.name, frozenset(), _names([r.lhs, r.rhs], writing=True)
     return None
 
 

@@ -454,10 +454,11 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         parts = [text, width_rules() if s.widths else "", fold_candidate_rules() if folding else ""]
         loaded = "\n".join(p for p in parts if p)
         gated = split(egglog, loaded, schema) if loaded else None
+        programs = [loaded] if loaded else []
         if gated is not None:
-            loaded, s.gates = gated
-        if loaded:
-            s.run(loaded)
+            programs, s.gates = gated
+        for program in programs:
+            s.run(program)
         if rules:  # the ``first`` rulesets run to saturation before each run of the others
             for name, part in (
                 (FIRST, [r.name for r in rules if r.first and r.name != ASSOC_CANCEL]),

@@ -26,7 +26,8 @@ RULES = """\
 def _split(text: str = RULES) -> tuple[str, gates.Gates]:
     found = gates.split(egglog, text, schema_text())
     assert found is not None
-    return found
+    programs, g = found
+    return "\n".join(programs), g
 
 
 def test_each_rule_is_loaded_in_a_ruleset_of_its_own_and_the_ruleset_combines_them():
@@ -172,3 +173,22 @@ def test_rules_run_only_once_their_tables_hold_rows(tmp_path, monkeypatch):
     assert applying and dividing and looking
     assert not ran & (applying | dividing)
     assert looking <= ran
+
+
+def test_the_text_is_read_form_by_form():
+    text = '; a comment (with a parenthesis\n(relation R (String))\n(R "a ) \\" ;")  ; after\n'
+    assert gates.top_level_forms(text) == ["(relation R (String))", '(R "a ) \\" ;")']
+    assert gates.top_level_forms("(a (b)") is None
+    assert gates.top_level_forms("(a) b") is None
+
+
+def test_a_rule_is_renamed_where_it_names_its_ruleset_last():
+    text = RULES.replace(
+        ":ruleset r)\n(rewrite", ":ruleset r)\n; not :ruleset r)\n(rewrite", 1
+    ).replace("((union e a))", "((union e a)) ; :ruleset r\n", 1)
+    programs, g = _split(text)
+    assert "(ruleset r~0) (ruleset r~1) (ruleset r~2)" in programs
+    assert ":ruleset r~0)" in programs
+    named_first = RULES.replace("((union e a)) :ruleset r)", '((union e a)) :ruleset r :name "n")')
+    assert gates.split(egglog, named_first, schema_text()) is None
+    assert gates.split(egglog, RULES.replace("((union e a))", "((union e a"), schema_text()) is None
