@@ -661,11 +661,16 @@ def _relaxed(
     and improved by local search (extract/local.py), is the start of the search; its
     bound may already show that no choice is cheaper than the best known by more than
     ``gap`` (then the search need not start: True). When it does not, the roots'
-    region rows are added and the relaxation solved again."""
+    region rows are added and the relaxation solved again, where its solution breaks
+    one of them (else the bound stands: jacobian kernels of extract_families.py)."""
     form = engine.form
+    values: list[float] = []
     for tighter in (False, True):
         if tighter:
+            known = len(form.rows)
             form.bound_roots()
+            if not _violated(form.rows[known:], values):  # the same bound, solved again
+                return False
         relaxed = engine.relax(deadline)
         if relaxed is None:
             return False
@@ -677,6 +682,19 @@ def _relaxed(
             return True
         if closed(bound, out.cost, gap):
             out.stop = "gap"
+            return True
+    return False
+
+
+def _violated(rows: list[tuple[dict[int, float], float, float]], values: list[float]) -> bool:
+    """Whether ``values`` (a relaxation's solution) break one of ``rows``: where they do
+    not, the relaxation with the rows has the same optimum (these values are feasible)."""
+    for coefs, low, high in rows:
+        if any(col >= len(values) for col in coefs):  # (a column made since)
+            return True
+        total = sum(v * values[col] for col, v in coefs.items())
+        slack = 1e-7 * max(1.0, abs(total))
+        if total < low - slack or total > high + slack:
             return True
     return False
 

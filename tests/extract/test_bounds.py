@@ -119,3 +119,35 @@ def test_local_search_shares_what_takes_two_switches():
     assert dag_cost(start, [0, 1], attr_cost) == 140
     better = improve(start, [0, 1], classes, attr_cost, {}, time.perf_counter() + 30)
     assert dag_cost(better, [0, 1], attr_cost) == 130
+
+
+def test_a_relaxation_that_keeps_to_the_region_rows_is_not_solved_again(monkeypatch):
+    """A sum of two loads: the relaxation without the region rows is already the optimum
+    (its solution keeps to them), so the rows are added for the search but the LP is not
+    solved again; on a sum grouped every way its solution breaks them (and is). The
+    best known choice is made dear, so that no round ends the relaxation."""
+    solved: list[int] = []
+    relax = ilp.HighsEngine.relax
+
+    def counted(self, deadline):
+        solved.append(len(self.form.rows))
+        return relax(self, deadline)
+
+    monkeypatch.setattr(ilp.HighsEngine, "relax", counted)
+    monkeypatch.setattr(ilp, "_start_from", lambda *args: None)
+    for leaves, resolved in ((2, False), (5, True)):
+        classes, root = grouped_sum(leaves)
+        form = ilp.Formulation(classes, [root], attr_cost)
+        rows = len(form.rows)
+        out = ilp.IlpOutcome({}, 1e9, False, False, 0, 0)
+        solved.clear()
+        assert not ilp._relaxed(ilp.HighsEngine(form), out, 0.0, time.perf_counter() + 30, {})
+        assert len(form.rows) > rows  # the region rows, for the search
+        assert len(solved) == (2 if resolved else 1), leaves
+
+
+def test_rows_a_solution_keeps_to_and_rows_it_breaks():
+    rows = [({0: 1.0, 1: 1.0}, 1.0, 1.0), ({1: 2.0}, -ilp.math.inf, 1.0)]
+    assert not ilp._violated(rows, [0.5, 0.5])
+    assert ilp._violated(rows, [0.2, 0.6])  # 2 * 0.6 > 1
+    assert ilp._violated(rows, [1.0])  # a column the solution does not have
