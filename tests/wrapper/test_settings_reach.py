@@ -50,7 +50,9 @@ EXAMPLES: dict[str, tuple[str, bool | None]] = {
     "max_nodes": ("50", True),
     "max_iterations": ("1", True),
     "saturation_seconds": ("0.000001", True),  # stops before the first iteration
-    "saturation_memory": ("1", None),  # stops where the process grew by 1 MB, if it did
+    # a limit this kernel does not reach: a process's growth depends on what it freed
+    # before (a fresh accsat and a compile server's child stop at different iterations)
+    "saturation_memory": ("4096", False),
     "extract_seconds": ("0", True),  # no time for the ILP: greedy's choice
     "extract_stall": ("0", False),  # this kernel's ILP ends with a proof at once
     "extract_gap": ("0", None),  # the proven optimum may be another of equal cost
