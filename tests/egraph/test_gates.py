@@ -14,6 +14,7 @@ from accsat.frontend.load import load
 from accsat.options import Options
 from accsat.pipeline import _op_cost
 from accsat.ssa.statements import build_ssa
+from tests.egraph.test_saturate_session import SRC as FLOATS
 
 RULES = """\
 (ruleset r)
@@ -75,17 +76,6 @@ def test_rules_of_a_ruleset_declared_elsewhere_are_loaded_as_they_are():
     assert gates.split(egglog, RULES.replace("(ruleset r)\n", ""), schema_text()) is None
 
 
-FLOATS = """\
-double a[64], b[64], c[64];
-void k(int n, double s)
-{
-#pragma acc parallel loop
-  for (int i = 1; i < n - 1; i++) {
-    c[i] = a[i] * b[i] + a[i] * s * 2.0 + (a[i - 1] + a[i + 1]) * (b[i] * 1.0);
-    b[i] = c[i] * s + a[i] * b[i] - (2.0 * 3.0) * a[i];
-  }
-}
-"""
 # integer constants that combine (assoc-const, AssocTo), cancel (assoc-cancel) and fold
 INTEGERS = """\
 int a[256]; unsigned u[256];
