@@ -3,7 +3,7 @@
 A rule's query is a conjunction of rows of egglog's tables (the term constructors,
 the relations, the functions): while one of those tables is empty the rule matches
 nothing.  egglog still spends 10-20 us on every rule at every run (a three-way join of
-assoc-const 19 us), most of an iteration on the small kernels files are made of: on
+assoc-const 19 us), which on a small kernel is most of an iteration: on the kernels of
 benchmarks/extract_families.py an iteration's program took 1.12 ms with every rule and
 0.71 ms with only those whose tables had rows.
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 
 # egglog's parsed forms whose parts name tables (Call: a term or a lookup; Set: a
 # function's row; Change: a subsumed or deleted row), and the parts that hold more
@@ -41,6 +42,8 @@ EVERY_TABLE = frozenset({"*"})  # what a form this module does not know may writ
 
 @dataclass(frozen=True)
 class GatedRule:
+    """A rule as the gates see it: which tables it reads and which it may fill."""
+
     ruleset: str  # the ruleset it was declared in
     own: str  # the ruleset of its own it is loaded in
     needs: frozenset[str]  # the tables its query reads: it matches nothing while one is empty
@@ -54,10 +57,19 @@ class Gates:
 
     tables: frozenset[str]
     members: dict[str, list[GatedRule]]  # ruleset -> its rules, in their order
+    declared: frozenset[str]  # the rulesets the text declares (with rules or none)
     combined: dict[str, list[str]] = field(default_factory=dict)  # of the rulesets given
     # the combinations declared, by their rules: (name, the depth of (push)es it was made at)
     _names: dict[tuple[str, ...], tuple[str, int]] = field(default_factory=dict)
     _made: int = 0
+
+    def combine(self, name: str, parts: list[str]) -> bool:
+        """Record ``name``, declared as the combination of ``parts``; False for a part
+        the text does not declare, whose rules the gates do not know (no gating then)."""
+        if not set(parts) <= self.declared:
+            return False
+        self.combined[name] = parts
+        return True
 
     def rules(self, ruleset: str) -> list[GatedRule]:
         """The rules of ``ruleset``, a combination's in the order it runs them."""
@@ -121,11 +133,12 @@ class Gates:
         self._names = {k: v for k, v in self._names.items() if v[1] <= depth}
 
 
-def split(egglog, text: str, schema: str) -> tuple[list[str], Gates] | None:
+def split(egglog: ModuleType, text: str, schema: str) -> tuple[list[str], Gates] | None:
     """``text`` (egglog declarations and rules, loaded after ``schema``) as programs to
     run in turn, every rule in a ruleset of its own and each ruleset the text declares
-    their combination, and its Gates; None where a rule's ruleset cannot be renamed or
-    is declared elsewhere (then the text is loaded as it is).
+    their combination, and its Gates; None where the text holds more than declarations
+    and rules naming their ruleset last, or a rule of a ruleset it does not declare (then
+    it is loaded as it is, every rule run at every iteration).
 
     One command a program: egglog's parser takes time growing with the square of a
     program's length (the rules of rules/ as one program 52 ms, one a command 21 ms)."""
@@ -141,67 +154,85 @@ def split(egglog, text: str, schema: str) -> tuple[list[str], Gates] | None:
     declared: dict[str, int] = {}  # ruleset -> its declaration's place in ``out``
     for form in forms:
         try:
-            commands = parse(form)
-        except egglog.EggSmolError:  # (the text's load says what is wrong with it)
+            (command,) = parse(form)
+        except (egglog.EggSmolError, ValueError):  # (the text's load says what is wrong)
             return None
-        if len(commands) != 1:
+        kind = type(command).__name__
+        if kind not in _KINDS:
             return None
-        command, kind = commands[0], type(commands[0]).__name__
         tables |= _declared_tables(command, kind)
-        found = _rule(command, kind)
         if kind == "AddRuleset":
             declared[command.name] = len(out)
-        elif found is not None:
+        elif (found := _rule(command, kind)) is not None:
             ruleset, needs, writes = found
             own = f"{ruleset}~{len(members.setdefault(ruleset, []))}"
-            named = _RULESET.search(form)
-            if named is None or named.group(1) != ruleset:
+            form = _renamed(form, ruleset, own)
+            if not form:
                 return None
-            form = form[: named.start(1)] + own + form[named.end(1) :]
             members[ruleset].append(GatedRule(ruleset, own, needs, writes))
         out.append(form)
+    if not members.keys() <= declared.keys():  # (a ruleset declared in an earlier text)
+        return None
     for ruleset, rules in members.items():
-        if ruleset not in declared:  # (declared in an earlier text)
-            return None
         out[declared[ruleset]] = " ".join(f"(ruleset {r.own})" for r in rules)
     out += [
         f"(unstable-combined-ruleset {name} {' '.join(r.own for r in rules)})"
         for name, rules in members.items()
     ]
-    return out, Gates(frozenset(tables), members)
+    return out, Gates(frozenset(tables), members, frozenset(declared))
 
 
+# the commands a text to split may hold: declarations, rulesets and rules
+_KINDS = frozenset(
+    ("Datatype", "Datatypes", "Sort", "Relation", "FunctionCommand", "Constructor", "Function")
+    + ("AddRuleset", "RuleCommand", "RewriteCommand", "BiRewriteCommand")
+)
 # a rule's ruleset, named last in its form
 _RULESET = re.compile(r":ruleset\s+([^\s()]+)(?=\s*\)\s*$)")
 
 
+def _renamed(form: str, ruleset: str, own: str) -> str:
+    """The rule ``form`` with its ruleset ``own``; "" where it does not name
+    ``ruleset`` last."""
+    named = _RULESET.search(form)
+    if named is None or named.group(1) != ruleset:
+        return ""
+    return form[: named.start(1)] + own + form[named.end(1) :]
+
+
 def top_level_forms(text: str) -> list[str] | None:
-    """The top-level parenthesised forms of egglog source, comments (``;`` to the end
-    of the line) left out between them; None where the parentheses do not balance."""
+    """The top-level parenthesised forms of egglog source without their comments (``;``
+    to the end of the line); None where a string or the parentheses do not close, or
+    something stands outside a form."""
     forms: list[str] = []
-    depth, start, i, n = 0, 0, 0, len(text)
+    form: list[str] = []  # the pieces of the form being read
+    depth, i, n = 0, 0, len(text)
     while i < n:
-        ch = text[i]
+        ch, start = text[i], i
         if ch == ";":
             end = text.find("\n", i)
             i = n if end < 0 else end
             continue
-        if ch == '"':
+        if ch == '"' and depth > 0:
             i += 1
             while i < n and text[i] != '"':
                 i += 2 if text[i] == "\\" else 1
+            if i >= n:
+                return None
         elif ch == "(":
-            start = i if depth == 0 else start
             depth += 1
         elif ch == ")":
             depth -= 1
             if depth < 0:
                 return None
-            if depth == 0:
-                forms.append(text[start : i + 1])
         elif depth == 0 and not ch.isspace():
-            return None  # (an atom at the top: not a program of ours)
+            return None  # (an atom or a string at the top: not a program of ours)
         i += 1
+        if depth > 0 or ch == ")":
+            form.append(text[start:i])
+        if ch == ")" and depth == 0:
+            forms.append("".join(form))
+            form = []
     return forms if depth == 0 else None
 
 

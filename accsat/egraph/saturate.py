@@ -468,8 +468,8 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
                 s.run(
                     f"(unstable-combined-ruleset {name} {names})" if names else f"(ruleset {name})"
                 )
-                if s.gates is not None:
-                    s.gates.combined[name] = part
+                if s.gates is not None and not s.gates.combine(name, part):
+                    s.gates = None
         _LOADED[key] = s
     return key, _LOADED[key]
 

@@ -77,6 +77,9 @@ class IlpOutcome:
     stop: str = "time-limit"  # one of STOPS (no round: no time for one)
 
 
+Row = tuple[dict[int, float], float, float]  # {column: coefficient}, lower, upper bound
+
+
 class Formulation:
     """The 0-1 program over pruned candidate nodes, as arrays: a column per variable
     (cost, lower bound), rows of {column: coefficient} with their bounds; cycle cuts
@@ -86,7 +89,7 @@ class Formulation:
         self.nodes, self.roots, self.cost = nodes, set(roots), cost
         self.costs: list[float] = []
         self.lower: list[float] = []
-        self.rows: list[tuple[dict[int, float], float, float]] = []
+        self.rows: list[Row] = []
         self.parents: dict[int, set[Key]] = {c: set() for c in nodes}
         for c, ns in nodes.items():
             for n in ns:
@@ -686,7 +689,7 @@ def _relaxed(
     return False
 
 
-def _violated(rows: list[tuple[dict[int, float], float, float]], values: list[float]) -> bool:
+def _violated(rows: list[Row], values: list[float]) -> bool:
     """Whether ``values`` (a relaxation's solution) break one of ``rows``: where they do
     not, the relaxation with the rows has the same optimum (these values are feasible)."""
     for coefs, low, high in rows:

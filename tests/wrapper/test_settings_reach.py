@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from accsat.ccconfig import Config
 from accsat.cli import main
 from accsat.options import Options
 from accsat.settings import Setting, declared
@@ -124,3 +125,11 @@ def test_accsat_cc_compiles_what_accsat_rewrite_prints(s, folder, default_text, 
         assert not kept.exists()
         return
     assert _LINE.sub("", kept.read_text()) == expected
+
+
+@pytest.mark.parametrize("s", REWRITE, ids=lambda s: s.env)
+def test_each_rewrite_setting_reaches_the_rewrite_from_the_environment(s, folder):
+    """What accsat-cc reads: its example gives other Options than none (for the settings
+    whose example changes no output here, saturation_memory's among them)."""
+    value = _value(s, EXAMPLES[s.name][0], folder)
+    assert Config.from_env({s.env: value}).rewrite_settings != Config.from_env({}).rewrite_settings
