@@ -36,7 +36,7 @@ from ..ops import FOLDABLE, OPS, UNARY_FOLDABLE, UNTYPED, check_schema
 from ..options import Limits
 from ..ssa.terms import TermTable
 from ..toolchain.process import resident_mb
-from .gates import Gates, split
+from .gates import Gates, split, top_level_forms
 from .graph import EGraph, ENode, reach
 from .rules import RuleSet, egglog_text
 
@@ -454,7 +454,8 @@ def _loaded(rules: list[RuleSet], folding: str | None) -> tuple[LoadedKey, _Sess
         parts = [text, width_rules() if s.widths else "", fold_candidate_rules() if folding else ""]
         loaded = "\n".join(p for p in parts if p)
         gated = split(egglog, loaded, schema) if loaded else None
-        programs = [loaded] if loaded else []
+        # a command a program even ungated (gates.split: egglog's parse of a long one)
+        programs = (top_level_forms(loaded) or [loaded]) if loaded else []
         if gated is not None:
             programs, s.gates = gated
         for program in programs:
