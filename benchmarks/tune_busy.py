@@ -191,12 +191,25 @@ def bench_one(args, bench: str, out: Path, earlier: dict | None) -> dict:
     best = min(uniform, key=lambda c: uniform[c])
     row.update(medians=med, best_uniform=best, tuned_over_best=med[TUNED] / uniform[best],
                tuned_over_orig=med[TUNED] / med[ORIG], aa=med[AGAIN] / med[ORIG])  # fmt: skip
+    # the same comparisons round by round (neighbouring runs), and the uniform build whose
+    # program tuned's is byte for byte (then any difference is the timing's own)
+    row.update(paired_over_best=_paired(times[TUNED], times[best]),
+               paired_aa=_paired(times[AGAIN], times[ORIG]))  # fmt: skip
+    exe = {c: (built[c] / binary(args.cls, built[c])[2:]).read_bytes() for c in configs}
+    row["tuned_is"] = next((c for c in uniform if exe[c] == exe[TUNED]), "")
     return row
+
+
+def _paired(mine: list[float], theirs: list[float]) -> float:
+    """The median of the per-round ratios mine / theirs."""
+    return statistics.median(m / t for m, t in zip(mine, theirs, strict=True))
 
 
 def show(rows: list[dict], configs: list[str]) -> str:
     head = f"{'bench':<6}{'noise':>7}" + "".join(f"{c:>9}" for c in configs)
-    head += f"{'best':>9}{'tuned/best':>11}{'tuned/orig':>11}{'A/A':>7}  load"
+    head += (
+        f"{'best':>9}{'tuned/best':>11}{'tuned/orig':>11}{'A/A':>7}{'paired':>15}{'is':>9}  load"
+    )
     lines = [head, "-" * len(head)]
     for r in rows:
         if "medians" not in r:
@@ -209,6 +222,12 @@ def show(rows: list[dict], configs: list[str]) -> str:
             + "".join(f"{m[c]:>9.3f}" for c in configs)
             + f"{r['best_uniform']:>9}{r['tuned_over_best']:>11.3f}{r['tuned_over_orig']:>11.3f}"
             + (f"{r['aa']:>7.3f}" if "aa" in r else f"{'':>7}")
+            + (
+                f"{r['paired_over_best']:>8.3f}{r['paired_aa']:>7.3f}"
+                if "paired_aa" in r
+                else " " * 15
+            )
+            + f"{r.get('tuned_is') or '-':>9}"
             + f"  {r['load_before']:.2f}->{r['load_after']:.2f}"
             + ("" if ok else "  (over the limit)")
         )
@@ -260,7 +279,9 @@ def main() -> int:
     configs = [ORIG, *split_list(args.variants), TUNED]
     print(
         f"{args.rounds} interleaved runs per configuration, NPB's own seconds, medians "
-        f"(A/A: orig's binary run again each round, its median over orig's):"
+        f"(A/A: orig's binary run again each round, its median over orig's; paired: the "
+        f"median of per-round ratios, tuned/best and A/A; is: the uniform build tuned's "
+        f"program is byte for byte):"
     )
     print(show(rows, configs))
     return 0 if all("medians" in r for r in rows) else 1

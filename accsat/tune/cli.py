@@ -302,7 +302,7 @@ def tune(
         database.save(candidate)
         return database
 
-    choices, database, again = _check(choices, verified, runs, cap, measure, database_of)
+    choices, database, again = _check(choices, verified, runs, cap, measure, database_of, measured)
     tuned = again[-1]
     confirmed = {r.cell.variant: r for r in again}
     programs = [confirmed.get(r.cell.variant, r) for r in measured] + [tuned]
@@ -383,6 +383,7 @@ def _check(
     cap: int,
     measure: Measure,
     database_of: Callable[[list[Choice]], Database],
+    earlier: list[Result],
 ) -> tuple[list[Choice], Database, list[Result]]:
     """Step 3: the choices, their database and the last check's results (every verified
     configuration, then tuned). The first fallback is the uniform configuration that beat
@@ -396,7 +397,8 @@ def _check(
     faster than the choice, or, none having, the choice faster than ``_pays``'s pick
     (``_may_pay``); a fallback's runs the rounds a verdict needs (it has beaten the
     choice already, and beaten in turn it gives way to orig, often slower than both);
-    orig's, ``runs`` (kept whatever they say)."""
+    orig's, ``runs`` (kept whatever they say). ``earlier``: step 1's results, whose
+    rounds count with the check's where uniform configurations meet orig (``_pooled``)."""
     needed = min(PROGRAM_PAIRS, cap)
     final = False
     per_kernel, fallback, paid = choices, "", False
@@ -409,15 +411,19 @@ def _check(
         most = cap if attempt == 0 else first
         same = _same(choices)
         tag = f"c{database.digest()[:8]}-"
-        again = _confirm(measure, tag, names, first, most, needed, same)
+        again = _confirm(measure, tag, names, first, most, needed, same, earlier)
         best = None if final else _beats(again[-1], again[:-1], needed, same)
         beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
         cause = f"faster for the whole program than {beaten} in the check"
-        if best is None and attempt == 0 and (best := _pays(again, needed, same)) is not None:
+        if (
+            best is None
+            and attempt == 0
+            and (best := _pays(again, needed, same, earlier)) is not None
+        ):
             paid = True  # (the choice was not beaten: it is where a beaten fallback goes)
             cause = (
-                f"faster for the whole program than orig in the check, and {beaten} was not "
-                "shown faster than it"
+                "faster for the whole program than orig in the tuning's and the check's "
+                f"rounds, and {beaten} was not shown faster than it in the check"
             )
         if best is None:
             break  # accepted
@@ -647,6 +653,7 @@ def _confirm(
     most: int,
     needed: int,
     same: str | None,
+    earlier: list[Result],
 ) -> list[Result]:
     """One check: ``first`` rounds of the configurations ``names`` (tuned last), then one
     round more at a time, up to ``most``, while a uniform configuration may still prove
@@ -663,7 +670,8 @@ def _confirm(
         best = min((m for m, _ in faster), default=math.inf)
         won = {r.cell.variant for _, r in faster}  # by one measure: no rival of itself
         rivals = [m for m, r in verdicts.get("open", []) if m < best and r.cell.variant not in won]
-        if done >= most or not (rivals or (not faster and _may_pay(again, needed, same))):
+        pays = not faster and _may_pay(again, needed, same, earlier)
+        if done >= most or not (rivals or pays):
             return again
         done += 1
         results += measure(tag, names, done, done)
@@ -712,9 +720,11 @@ def _beats(
     return min(faster, key=lambda m: m[0])[1] if faster else None
 
 
-def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
+def _pays(
+    again: list[Result], needed: int, same: str | None, earlier: list[Result]
+) -> Result | None:
     """The uniform configuration faster than orig for the whole program by the largest
-    margin in the check (``_fastest_against_orig``), unless the per-kernel choice
+    margin (``_fastest_against_orig``), unless the per-kernel choice
     (``again[-1]``) was shown faster than it too: a choice of configurations kernel by
     kernel must show that it pays over the best single one. Its kernels were each
     measured in builds of one configuration, beside other code than in the tuned build
@@ -722,37 +732,65 @@ def _pays(again: list[Result], needed: int, same: str | None) -> Result | None:
     the tuned build), so that their sum may miss; on a busy machine the check seldom
     shows a loss of a few % (BT's tuned build over uniform cse, timed quietly after four
     tunings: 1.026, 1.080, 1.004, 1.041)."""
-    best = _fastest_against_orig(again, needed, same)
+    best = _fastest_against_orig(again, needed, same, earlier)
     if best is None or _verdicts(best, [again[-1]], needed).get("faster"):
         return None  # (that verdict is of tuned's time over best's)
     return best
 
 
-def _may_pay(again: list[Result], needed: int, same: str | None) -> bool:
+def _may_pay(again: list[Result], needed: int, same: str | None, earlier: list[Result]) -> bool:
     """Whether the per-kernel choice, not yet shown faster than ``_pays``'s pick, may
     still be (``program_verdict`` open, its median time under the pick's): more rounds
     can prove a mix that really pays, which ``_pays`` would otherwise give away."""
-    best = _fastest_against_orig(again, needed, same)
+    best = _fastest_against_orig(again, needed, same, earlier)
     if best is None:
         return False
     verdicts = _verdicts(best, [again[-1]], needed)  # tuned's time over best's, per measure
     return not verdicts.get("faster") and any(m < 1 for m, _ in verdicts.get("open", []))
 
 
-def _fastest_against_orig(again: list[Result], needed: int, same: str | None) -> Result | None:
+def _fastest_against_orig(
+    again: list[Result], needed: int, same: str | None, earlier: list[Result]
+) -> Result | None:
     """The uniform configuration faster than orig for the whole program by the largest
-    margin in the check (``program_verdict``, either measure of ``_margins``); None where
-    none was, or where that one is the choice's own code (``same``)."""
-    by_name = {r.cell.variant: r for r in again}
+    margin (``program_verdict``, either measure of ``_margins``) in the check's rounds
+    and step 1's (``_pooled``), as the check measured it; None where none was, or where
+    that one is the choice's own code (``same``)."""
+    pooled = _pooled(earlier, again[:-1])
+    by_name = {r.cell.variant: r for r in pooled}
     orig, tuned = by_name.get(ORIG), again[-1]
     if orig is None or not (orig.ok and tuned.ok):
         return None
-    uniform = [r for r in again[:-1] if r.cell.variant != ORIG]
+    uniform = [r for r in pooled if r.cell.variant != ORIG]
     faster = _verdicts(orig, uniform, needed).get("faster")
     if not faster:
         return None
-    best = min(faster, key=lambda m: m[0])[1]
-    return None if best.cell.variant == same else best
+    name = min(faster, key=lambda m: m[0])[1].cell.variant
+    return None if name == same else next(r for r in again if r.cell.variant == name)
+
+
+def _pooled(earlier: list[Result], again: list[Result]) -> list[Result]:
+    """``again``'s configurations, each with its rounds of ``earlier`` before the
+    check's, where it passed both: the same builds, run in rounds of every
+    configuration back to back in both (the tuned build aside), so that their paired
+    rounds ask one question. A uniform configuration's gain over orig is the sum of
+    many kernels' and a busy machine blurs each round's: on one core under busy
+    loops, NPB LU's cse+sat was 4-6 % faster than orig in 7 of 10 tuning rounds and in
+    8 of 10 check rounds, neither enough alone for the sign test, 15 of 20 enough."""
+    before = {r.cell.variant: r for r in earlier if r.ok}
+    out = []
+    for r in again:
+        e = before.get(r.cell.variant)
+        if e is None or not r.ok:
+            out.append(r)
+            continue
+        parts = [e.extra.get("kernels", []), r.extra.get("kernels", [])]
+        kernels = profile.concat(parts, [len(e.times), len(r.times)])
+        times = [*e.times, *r.times]
+        out.append(
+            replace(r, times=times, seconds=min(times), extra={**r.extra, "kernels": kernels})
+        )
+    return out
 
 
 def _margins(one: Result, other: Result, needed: int) -> list[Ratios]:

@@ -315,16 +315,21 @@ def rows(found: dict[tuple[str, int, str], KernelTime]) -> list[dict]:
     return sorted(out, key=lambda r: (r["file"], r["line"]))
 
 
-def concat(runs: list[list[dict]]) -> list[dict]:
+def concat(runs: list[list[dict]], rounds: list[int] | None = None) -> list[dict]:
     """The rows of several runs as one row per construct: each of ``PER_RUN`` one entry
-    per run (None where a run has no line for it)."""
+    per run (None where a run has no line for it). ``rounds``: how many entries each
+    run's rows hold (tables already concatenated: rounds of their own, kept in order);
+    one each by default."""
+    sizes = rounds if rounds is not None else [1] * len(runs)
+    starts = [sum(sizes[:n]) for n in range(len(sizes))]
     table: dict[tuple, dict] = {}
-    for n, run in enumerate(runs):
+    for run, start, size in zip(runs, starts, sizes, strict=True):
         for r in run:
             row = table.setdefault(
                 (r["file"], r["line"], r["hash"]),
-                {**r, **{name: [None] * len(runs) for name in PER_RUN}},
+                {**r, **{name: [None] * sum(sizes) for name in PER_RUN}},
             )
             for name in PER_RUN:
-                row[name][n] = r[name][0] if r.get(name) else None
+                mine = list(r.get(name) or [])
+                row[name][start : start + size] = (mine + [None] * size)[:size]
     return sorted(table.values(), key=lambda r: (r["file"], r["line"]))

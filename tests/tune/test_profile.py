@@ -188,6 +188,11 @@ def test_reading_sums_processes_and_counts_bad_lines(tmp_path):
     rounds = profile.concat([one, [], one])  # a run without the construct: None there
     assert rounds[0]["launches"] == [3, None, 3] and rounds[0]["seconds"] == [1.0, None, 1.0]
     assert rounds[0]["fastest"] == [0.15, None, 0.15]
+    # tables of several rounds each, one without the construct: its rounds None, in order
+    later = [{**one[0], "launches": [4, 5], "seconds": [2.0, 2.5], "fastest": [0.1, 0.2]}]
+    joined = profile.concat([rounds, [], later], [3, 2, 2])
+    assert joined[0]["launches"] == [3, None, 3, None, None, 4, 5]
+    assert joined[0]["fastest"] == [0.15, None, 0.15, None, None, 0.1, 0.2]
 
 
 @needs_gcc
