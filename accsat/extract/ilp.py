@@ -280,6 +280,9 @@ class HighsEngine:
     """The formulation in one highspy model; cuts are rows added to it between rounds."""
 
     def __init__(self, form: Formulation):
+        from accsat import numeric  # (first: highspy imports numpy)
+
+        numeric.load_numpy()
         import highspy  # here, not at the top: most kernels never need a solver
         import numpy as np
 

@@ -58,7 +58,7 @@ READ_WAIT = 2.0  # seconds for a client's request once it connected
 # Imported once by the server for all its children: everything the pipeline needs but
 # egglog (never imported here, see above).  A missing one only costs its children time.
 PRELOAD = (  # not PuLP: only --solver cbc needs it (70 ms and more at every server start)
-    "numpy",
+    "accsat.numeric",  # numpy, before highspy loads it (one OpenBLAS thread)
     "highspy",
     "pycparser",
     "accsat.frontend.load",
