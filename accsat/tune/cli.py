@@ -415,15 +415,13 @@ def _check(
         best = None if final else _beats(again[-1], again[:-1], needed, same)
         beaten = "the per-kernel choice" if attempt == 0 else f"the fallback {fallback}"
         cause = f"faster for the whole program than {beaten} in the check"
-        if (
-            best is None
-            and attempt == 0
-            and (best := _pays(again, needed, same, earlier)) is not None
-        ):
+        paying = _pays(again, needed, same, earlier) if best is None and attempt == 0 else None
+        if paying is not None:
+            best, q = paying
             paid = True  # (the choice was not beaten: it is where a beaten fallback goes)
             cause = (
                 "faster for the whole program than orig in the tuning's and the check's "
-                f"rounds, and {beaten} was not shown faster than it in the check"
+                f"rounds ({q.text()}), and {beaten} was not shown faster than it in the check"
             )
         if best is None:
             break  # accepted
@@ -667,9 +665,11 @@ def _confirm(
         again = _combine(results, names)
         verdicts = _verdicts(again[-1], again[:-1], needed, same)
         faster = verdicts.get("faster", [])
-        best = min((m for m, _ in faster), default=math.inf)
+        best = min((q.median for q, _ in faster), default=math.inf)
         won = {r.cell.variant for _, r in faster}  # by one measure: no rival of itself
-        rivals = [m for m, r in verdicts.get("open", []) if m < best and r.cell.variant not in won]
+        rivals = [
+            q for q, r in verdicts.get("open", []) if q.median < best and r.cell.variant not in won
+        ]
         pays = not faster and _may_pay(again, needed, same, earlier)
         if done >= most or not (rivals or pays):
             return again
@@ -694,15 +694,15 @@ def turned(names: list[str], round_: int) -> list[str]:
 
 def _verdicts(
     tuned: Result, uniform: list[Result], needed: int, same: str | None = None
-) -> dict[str, list[tuple[float, Result]]]:
+) -> dict[str, list[tuple[Ratios, Result]]]:
     """Per ``program_verdict`` of a uniform configuration's time over tuned's (either
-    measure of ``_margins``), the (median, configuration) pairs that have it; the
+    measure of ``_margins``), the (ratios, configuration) pairs that have it; the
     configuration ``same`` as tuned left out (its own code: only noise between them)."""
-    out: dict[str, list[tuple[float, Result]]] = {}
+    out: dict[str, list[tuple[Ratios, Result]]] = {}
     for r in uniform if tuned.ok else []:
         if r.ok and r.cell.variant != same:
             for q in _margins(r, tuned, needed):
-                out.setdefault(program_verdict(q), []).append((q.median, r))
+                out.setdefault(program_verdict(q), []).append((q, r))
     return out
 
 
@@ -717,12 +717,12 @@ def _beats(
     times. The one with the largest median margin; None when none was. Orig among them:
     a tuned build the check sees slower than the code as written is not kept."""
     faster = _verdicts(tuned, uniform, needed, same).get("faster")
-    return min(faster, key=lambda m: m[0])[1] if faster else None
+    return min(faster, key=lambda m: m[0].median)[1] if faster else None
 
 
 def _pays(
     again: list[Result], needed: int, same: str | None, earlier: list[Result]
-) -> Result | None:
+) -> tuple[Result, Ratios] | None:
     """The uniform configuration faster than orig for the whole program by the largest
     margin (``_fastest_against_orig``), unless the per-kernel choice
     (``again[-1]``) was shown faster than it too: a choice of configurations kernel by
@@ -732,30 +732,30 @@ def _pays(
     the tuned build), so that their sum may miss; on a busy machine the check seldom
     shows a loss of a few % (BT's tuned build over uniform cse, timed quietly after four
     tunings: 1.026, 1.080, 1.004, 1.041)."""
-    best = _fastest_against_orig(again, needed, same, earlier)
-    if best is None or _verdicts(best, [again[-1]], needed).get("faster"):
+    found = _fastest_against_orig(again, needed, same, earlier)
+    if found is None or _verdicts(found[0], [again[-1]], needed).get("faster"):
         return None  # (that verdict is of tuned's time over best's)
-    return best
+    return found
 
 
 def _may_pay(again: list[Result], needed: int, same: str | None, earlier: list[Result]) -> bool:
     """Whether the per-kernel choice, not yet shown faster than ``_pays``'s pick, may
     still be (``program_verdict`` open, its median time under the pick's): more rounds
     can prove a mix that really pays, which ``_pays`` would otherwise give away."""
-    best = _fastest_against_orig(again, needed, same, earlier)
-    if best is None:
+    found = _fastest_against_orig(again, needed, same, earlier)
+    if found is None:
         return False
-    verdicts = _verdicts(best, [again[-1]], needed)  # tuned's time over best's, per measure
-    return not verdicts.get("faster") and any(m < 1 for m, _ in verdicts.get("open", []))
+    verdicts = _verdicts(found[0], [again[-1]], needed)  # tuned's time over best's, per measure
+    return not verdicts.get("faster") and any(q.median < 1 for q, _ in verdicts.get("open", []))
 
 
 def _fastest_against_orig(
     again: list[Result], needed: int, same: str | None, earlier: list[Result]
-) -> Result | None:
+) -> tuple[Result, Ratios] | None:
     """The uniform configuration faster than orig for the whole program by the largest
     margin (``program_verdict``, either measure of ``_margins``) in the check's rounds
-    and step 1's (``_pooled``), as the check measured it; None where none was, or where
-    that one is the choice's own code (``same``)."""
+    and step 1's (``_pooled``), as the check measured it, and that margin; None where
+    none was, or where that one is the choice's own code (``same``)."""
     pooled = _pooled(earlier, again[:-1])
     by_name = {r.cell.variant: r for r in pooled}
     orig, tuned = by_name.get(ORIG), again[-1]
@@ -765,8 +765,9 @@ def _fastest_against_orig(
     faster = _verdicts(orig, uniform, needed).get("faster")
     if not faster:
         return None
-    name = min(faster, key=lambda m: m[0])[1].cell.variant
-    return None if name == same else next(r for r in again if r.cell.variant == name)
+    q, fastest = min(faster, key=lambda m: m[0].median)
+    name = fastest.cell.variant
+    return None if name == same else (next(r for r in again if r.cell.variant == name), q)
 
 
 def _pooled(earlier: list[Result], again: list[Result]) -> list[Result]:

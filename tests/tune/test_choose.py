@@ -557,10 +557,16 @@ def test_a_check_whose_rounds_disagree_ends_at_the_cap():
 
     choices, saved, checks, _ = _check_with([machine, machine], cap=7)
     assert saved == [["cse+sat"], ["cse"]] and checks == [7, 5] and choices[0].config == "cse"
-    assert choices[0].reason.startswith(
+    why = choices[0].reason
+    assert why.startswith(
         "cse for every kernel: faster for the whole program than orig in the tuning's and the "
-        "check's rounds, and the per-kernel choice was not shown faster than it in the check "
-        "(per kernel: cse+sat: "
+        "check's rounds (time x0.864 ["
+    )
+    assert "over 7 rounds, its kernels, each at its shortest launch where its launches" in why
+    assert why.endswith(
+        "and the per-kernel choice was not shown faster than it in the check (per kernel: "
+        "cse+sat: faster than orig: time x0.900 [0.900, 0.900] over 3 rounds, shortest launch "
+        "(x0.900 by mean launch))"
     )
 
 
@@ -627,7 +633,9 @@ def test_a_choice_shown_faster_by_one_measure_asks_for_no_more_rounds():
     again = [_program("orig", _row(1, [1.0] * 5)), _program("cse", _row(1, [0.9] * 5)), tuned]
     assert cli._pays(again, 5, None, []) is None and not cli._may_pay(again, 5, None, [])
     tuned.extra["kernels"][0]["fastest"][2] = 0.92  # now open by both: more rounds
-    assert cli._pays(again, 5, None, []) is again[1] and cli._may_pay(again, 5, None, [])
+    paying = cli._pays(again, 5, None, [])
+    assert paying is not None and paying[0] is again[1] and cli._may_pay(again, 5, None, [])
+    assert paying[1].median == pytest.approx(0.9)  # cse's time over orig's
 
 
 def test_a_fallback_for_want_of_proof_beaten_in_turn_gives_the_choice_back():
