@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from . import numeric  # noqa: F401  (numpy, one BLAS thread, before the verifier's)
 from .errors import AccsatError
 from .frontend.depth import deep_recursion
 from .frontend.load import read_source

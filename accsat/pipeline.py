@@ -754,6 +754,7 @@ def _own_names(ctx: _FileContext) -> tuple[str, ...]:
 
 
 def _verify(kernel: Kernel, ctx: _FileContext, body: str, options: Options):
+    from . import numeric  # noqa: F401  (numpy, one BLAS thread, before the verifier's)
     from .verify import KernelVerdict, verify_body, verify_file  # only if asked
     from .verify.validate import unresolved
 

@@ -50,3 +50,10 @@ def test_the_solver_loads_numpy_through_it_and_the_server_preloads_it_first():
         "from accsat.extract import ilp\nilp.HighsEngine(ilp.Formulation({}, [], lambda n: 1.0))"
     )
     assert blas is None and (threads == 1 or not TASKS.is_dir())
+
+
+@pytest.mark.skipif(not TASKS.is_dir(), reason="counts threads in /proc")
+def test_the_verifiers_callers_load_it_first():
+    # egglog has a thread of its own: as many threads as with the variable set by hand
+    load = "import accsat.check\nfrom accsat.verify import validate"
+    assert _probe(load) == (_probe(load, OPENBLAS_NUM_THREADS="1")[0], None)

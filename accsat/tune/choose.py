@@ -49,7 +49,9 @@ NO_GAIN = 1 - NOISE_FLOOR / 2  # a median ratio at or above it: no gain (half th
 # rounds a whole program's comparison needs (where that many may run): the fewest whose
 # sign test can err under 5 % per configuration and measure (5 rounds one way by chance:
 # 1/32; looked at after every round from 5 to 10, about 5 %); two builds of the same code
-# came out 0.3-5.8 % apart in each of 3 rounds on a busy machine
+# came out 0.3-5.8 % apart in each of 3 rounds on a busy machine. (A uniform configuration
+# against orig in the check also counts the tuning's rounds, tune.cli._pooled: the verdict
+# at the check's last round decides.)
 PROGRAM_PAIRS = 5
 
 # why orig was kept: short codes for the plot and the table (the reason says more)

@@ -419,9 +419,12 @@ def _check(
         if paying is not None:
             best, q = paying
             paid = True  # (the choice was not beaten: it is where a beaten fallback goes)
+            where = (
+                "the tuning's and the check's rounds" if q.rounds > len(best.times) else "the check"
+            )
             cause = (
-                "faster for the whole program than orig in the tuning's and the check's "
-                f"rounds ({q.text()}), and {beaten} was not shown faster than it in the check"
+                f"faster for the whole program than orig in {where} ({q.text()}), and "
+                f"{beaten} was not shown faster than it in the check"
             )
         if best is None:
             break  # accepted
@@ -670,8 +673,7 @@ def _confirm(
         rivals = [
             q for q, r in verdicts.get("open", []) if q.median < best and r.cell.variant not in won
         ]
-        pays = not faster and _may_pay(again, needed, same, earlier)
-        if done >= most or not (rivals or pays):
+        if done >= most or not (rivals or (not faster and _may_pay(again, needed, same, earlier))):
             return again
         done += 1
         results += measure(tag, names, done, done)
@@ -724,7 +726,8 @@ def _pays(
     again: list[Result], needed: int, same: str | None, earlier: list[Result]
 ) -> tuple[Result, Ratios] | None:
     """The uniform configuration faster than orig for the whole program by the largest
-    margin (``_fastest_against_orig``), unless the per-kernel choice
+    margin, as the check measured it, and that margin (``_fastest_against_orig``),
+    unless the per-kernel choice
     (``again[-1]``) was shown faster than it too: a choice of configurations kernel by
     kernel must show that it pays over the best single one. Its kernels were each
     measured in builds of one configuration, beside other code than in the tuned build
@@ -779,6 +782,8 @@ def _pooled(earlier: list[Result], again: list[Result]) -> list[Result]:
     loops, NPB LU's cse+sat was 4-6 % faster than orig in 7 of 10 tuning rounds and in
     8 of 10 check rounds, neither enough alone for the sign test, 15 of 20 enough."""
     before = {r.cell.variant: r for r in earlier if r.ok}
+    if ORIG not in before or not all(r.cell.variant in before for r in again if r.ok):
+        return again  # rounds of one phase against two: none pooled
     out = []
     for r in again:
         e = before.get(r.cell.variant)

@@ -330,6 +330,8 @@ def concat(runs: list[list[dict]], rounds: list[int] | None = None) -> list[dict
                 {**r, **{name: [None] * sum(sizes) for name in PER_RUN}},
             )
             for name in PER_RUN:
-                mine = list(r.get(name) or [])
-                row[name][start : start + size] = (mine + [None] * size)[:size]
+                mine = list(r.get(name) or [None] * size)
+                if len(mine) != size:
+                    raise ValueError(f"{r['file']}:{r['line']}: {len(mine)} {name}, {size} rounds")
+                row[name][start : start + size] = mine
     return sorted(table.values(), key=lambda r: (r["file"], r["line"]))

@@ -559,8 +559,7 @@ def test_a_check_whose_rounds_disagree_ends_at_the_cap():
     assert saved == [["cse+sat"], ["cse"]] and checks == [7, 5] and choices[0].config == "cse"
     why = choices[0].reason
     assert why.startswith(
-        "cse for every kernel: faster for the whole program than orig in the tuning's and the "
-        "check's rounds (time x0.864 ["
+        "cse for every kernel: faster for the whole program than orig in the check (time x0.864 ["
     )
     assert "over 7 rounds, its kernels, each at its shortest launch where its launches" in why
     assert why.endswith(
@@ -596,7 +595,31 @@ def test_the_tunings_rounds_count_with_the_checks_against_orig():
     assert saved == [["cse+sat"]] and checks == [10] and kept[0].config == "cse+sat"
     gave, saved, checks, _ = _check_with([machine, machine], cap=10, earlier=earlier)
     assert saved == [["cse+sat"], ["cse"]] and gave[0].config == "cse"
-    assert "in the tuning's and the check's rounds" in gave[0].reason
+    assert "in the tuning's and the check's rounds (time x0.950 [" in gave[0].reason
+
+
+def test_tuned_meets_the_pick_in_the_checks_rounds_only():
+    """cse 20 % faster than orig in the tuning, 10 % in the check, the choice 15 %: the
+    choice shown faster than cse in the check's own rounds (paired with cse's first, the
+    tuning's, rounds it would not be)."""
+    earlier = [_program("orig", _row(1, [1.0] * 10)), _program("cse", _row(1, [0.8] * 10))]
+    again = [
+        _program("orig", _row(1, [1.0] * 10)),
+        _program("cse", _row(1, [0.9] * 10)),
+        _program("tuned", _row(1, [0.85] * 10)),
+    ]
+    assert cli._fastest_against_orig(again, 5, None, earlier)[0] is again[1]
+    assert cli._pays(again, 5, None, earlier) is None
+
+
+def test_rounds_are_pooled_only_where_every_configuration_has_them():
+    # orig's tuning rounds without cse's: orig's 15 rounds against cse's 5 would pair the
+    # tuning's with the check's; none is pooled
+    earlier = [_program("orig", _row(1, [1.0] * 10))]
+    again = [_program("orig", _row(1, [1.0] * 5)), _program("cse", _row(1, [0.9] * 5))]
+    assert cli._pooled(earlier, again) == again
+    earlier.append(_program("cse", _row(1, [0.9] * 10)))
+    assert [len(r.times) for r in cli._pooled(earlier, again)] == [15, 15]
 
 
 def test_a_choice_shown_faster_than_the_best_uniform_configuration_is_kept():

@@ -6,6 +6,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from accsat.tune import profile
 
 from .conftest import SCALE_LINE, STENCIL_LINE, TWO, compile_with, needs_gcc
@@ -193,6 +195,8 @@ def test_reading_sums_processes_and_counts_bad_lines(tmp_path):
     joined = profile.concat([rounds, [], later], [3, 2, 2])
     assert joined[0]["launches"] == [3, None, 3, None, None, 4, 5]
     assert joined[0]["fastest"] == [0.15, None, 0.15, None, None, 0.1, 0.2]
+    with pytest.raises(ValueError, match="2 launches, 3 rounds"):  # never cut nor padded
+        profile.concat([later], [3])
 
 
 @needs_gcc
